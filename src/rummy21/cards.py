@@ -1,0 +1,195 @@
+"""Cards, their text notation (RULES §1) and the shoe's canonical order (RULES §2).
+
+A card *type* is one of 53 kinds: 52 suited cards and the printed joker. Copies of a
+type are interchangeable, so hands are multisets and the solver works on count vectors
+indexed by :attr:`Card.index` (suit-major S, H, D, C; ranks A..K; then ``JK``), which is
+also the canonical order used for tie-breaks.
+
+>>> Card.parse("10h")
+Card('10H')
+>>> str(Card.parse("T♠")), Card.parse("jk").is_printed_joker
+('10S', True)
+>>> format_cards(parse_cards("AS 2S 3S"))
+'AS 2S 3S'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+SUIT_LETTERS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+JOKER_NAME = "JK"
+#: Number of card types: 52 suited cards and the printed joker.
+TYPE_COUNT = 53
+JOKER_INDEX = 52
+#: Copies of each suited card in the three-deck shoe.
+DECKS = 3
+
+
+class CardError(ValueError):
+    """A card token or a collection of cards that the rules do not allow."""
+
+
+class Suit(IntEnum):
+    """The four suits, in canonical order (RULES §2)."""
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+
+    @property
+    def letter(self) -> str:
+        return SUIT_LETTERS[self]
+
+    @property
+    def symbol(self) -> str:
+        return SUIT_SYMBOLS[self]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card type: ``rank`` 1 (Ace) .. 13 (King) and a suit, or the printed joker.
+
+    The printed joker has ``rank == 0`` and ``suit is None``. Ordering is canonical.
+    """
+
+    index: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.index < TYPE_COUNT:
+            raise CardError(f"no card has index {self.index}")
+
+    @classmethod
+    def of(cls, rank: int, suit: Suit | int) -> Card:
+        """The suited card of ``rank`` (1..13) and ``suit``.
+
+        >>> Card.of(12, Suit.D)
+        Card('QD')
+        """
+        if not 1 <= rank <= 13:
+            raise CardError(f"rank must be 1..13, not {rank}")
+        return _CARDS[int(suit) * 13 + rank - 1]
+
+    @classmethod
+    def joker(cls) -> Card:
+        return _CARDS[JOKER_INDEX]
+
+    @classmethod
+    def parse(cls, token: str) -> Card:
+        """Parse one token, case-insensitively (``T`` for 10 and suit symbols accepted)."""
+        text = token.strip().upper()
+        card = _BY_TEXT.get(text)
+        if card is None:
+            raise CardError(f"unknown card {token!r}: expected a rank A 2-10 J Q K (or T) "
+                            f"and a suit S H D C (or ♠ ♥ ♦ ♣), or JK")
+        return card
+
+    @property
+    def is_printed_joker(self) -> bool:
+        return self.index == JOKER_INDEX
+
+    @property
+    def rank(self) -> int:
+        """1 (Ace) .. 13 (King); 0 for the printed joker."""
+        return 0 if self.index == JOKER_INDEX else self.index % 13 + 1
+
+    @property
+    def suit(self) -> Suit | None:
+        return None if self.index == JOKER_INDEX else Suit(self.index // 13)
+
+    @property
+    def points(self) -> int:
+        """Face points before jokers are considered: A, K, Q, J = 10; 2..10 face value."""
+        rank = self.rank
+        if rank == 0:
+            return 0
+        return 10 if rank == 1 or rank >= 11 else rank
+
+    @property
+    def rank_name(self) -> str:
+        return JOKER_NAME if self.index == JOKER_INDEX else RANK_NAMES[self.rank - 1]
+
+    def __str__(self) -> str:
+        if self.index == JOKER_INDEX:
+            return JOKER_NAME
+        return RANK_NAMES[self.rank - 1] + SUIT_LETTERS[self.index // 13]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    def pretty(self) -> str:
+        """The card with its suit as a symbol: ``10♥``, ``JK``."""
+        if self.index == JOKER_INDEX:
+            return JOKER_NAME
+        return RANK_NAMES[self.rank - 1] + SUIT_SYMBOLS[self.index // 13]
+
+
+_CARDS: tuple[Card, ...] = tuple(object.__new__(Card) for _ in range(TYPE_COUNT))
+for _i, _c in enumerate(_CARDS):
+    object.__setattr__(_c, "index", _i)
+#: Every card type in canonical order.
+ALL_CARDS: tuple[Card, ...] = _CARDS
+
+
+def _text_forms() -> dict[str, Card]:
+    forms: dict[str, Card] = {JOKER_NAME: _CARDS[JOKER_INDEX]}
+    for card in _CARDS[:JOKER_INDEX]:
+        ranks = [card.rank_name] + (["T"] if card.rank == 10 else [])
+        suit = card.suit
+        assert suit is not None
+        for rank_text in ranks:
+            for suit_text in (suit.letter, suit.symbol):
+                forms[rank_text + suit_text] = card
+    return forms
+
+
+_BY_TEXT = _text_forms()
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse whitespace- or comma-separated tokens (or an iterable of tokens).
+
+    >>> parse_cards("as, 10d JK")
+    [Card('AS'), Card('10D'), Card('JK')]
+    """
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [Card.parse(token) for token in tokens]
+
+
+def format_cards(cards: Iterable[Card], pretty: bool = False) -> str:
+    return " ".join(card.pretty() if pretty else str(card) for card in cards)
+
+
+def counts_of(cards: Iterable[Card]) -> list[int]:
+    """Count vector (length 53) of a collection of cards."""
+    counts = [0] * TYPE_COUNT
+    for card in cards:
+        counts[card.index] += 1
+    return counts
+
+
+def check_copies(cards: Sequence[Card], printed_jokers: int) -> None:
+    """Raise :class:`CardError` if ``cards`` hold more copies of a card than the shoe does.
+
+    >>> check_copies(parse_cards("AS AS AS AS"), 3)
+    Traceback (most recent call last):
+    ...
+    rummy21.cards.CardError: impossible hand: 4 copies of AS, but the shoe holds only 3
+    """
+    for card, count in sorted(Counter(cards).items()):
+        limit = printed_jokers if card.is_printed_joker else DECKS
+        if count > limit:
+            raise CardError(f"impossible hand: {count} copies of {card}, "
+                            f"but the shoe holds only {limit}")
+
+
+def canonical_shoe(printed_jokers: int) -> list[Card]:
+    """The shoe in canonical order (RULES §2): 3 decks of S, H, D, C × A..K, then the jokers."""
+    return [card for _ in range(DECKS) for card in _CARDS[:JOKER_INDEX]] + \
+        [_CARDS[JOKER_INDEX]] * printed_jokers

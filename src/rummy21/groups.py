@@ -1,0 +1,226 @@
+"""Groups of cards (RULES §4): classify a list of cards, or say exactly why it is no group.
+
+>>> from rummy21.ruleset import RuleSet
+>>> jokers, rules = Jokers.from_cut(Card.parse("5H")), RuleSet()
+>>> classify(parse_cards("2H 3H 4H"), jokers, rules).kind
+<GroupKind.PURE_SEQUENCE: 'pure_sequence'>
+>>> classify(parse_cards("QS KS AS"), jokers, rules).kind.value
+'pure_sequence'
+>>> explain(parse_cards("KS AS 2S"), jokers, rules)
+'K-A-2 is not a sequence'
+>>> explain(parse_cards("8S 8S 8H"), jokers, rules)
+'a set needs different suits: 8S appears twice'
+>>> str(classify(parse_cards("7D 5C 9D"), jokers, rules))
+'impure_sequence: 7D 5C 9D'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rummy21.cards import RANK_NAMES, Card, format_cards, parse_cards
+from rummy21.jokers import Jokers
+from rummy21.ruleset import RuleSet
+
+__all__ = ["GroupKind", "Group", "InvalidGroup", "classify", "explain", "parse_cards"]
+
+MAX_SEQUENCE = 13
+
+
+class GroupKind(StrEnum):
+    """The kinds of group a hand may be split into."""
+
+    PURE_SEQUENCE = "pure_sequence"
+    IMPURE_SEQUENCE = "impure_sequence"
+    SET = "set"
+    TUNNELA = "tunnela"
+    DUBLEE = "dublee"
+    JOKER_GROUP = "joker_group"
+
+    @property
+    def is_pure(self) -> bool:
+        """Pure sequences and tunnelas are the pure groups (RULES §4)."""
+        return self in (GroupKind.PURE_SEQUENCE, GroupKind.TUNNELA)
+
+    @property
+    def is_meld(self) -> bool:
+        """Groups that cover cards for Option A and the pure save (dublees do not)."""
+        return self is not GroupKind.DUBLEE
+
+
+class InvalidGroup(ValueError):
+    """The cards form no group; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A valid group: its kind and its cards, in display order (jokers in their places)."""
+
+    kind: GroupKind
+    cards: tuple[Card, ...]
+    jokers: tuple[Card, ...] = ()
+    """The cards of the group that stand in for other cards."""
+
+    @property
+    def is_pure(self) -> bool:
+        return self.kind.is_pure
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}: {format_cards(self.cards)}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind.value, "cards": [str(c) for c in self.cards]}
+
+
+def classify(cards: Sequence[Card], jokers: Jokers, rules: RuleSet) -> Group:
+    """The group ``cards`` form, preferring pure kinds; raise :class:`InvalidGroup` if none."""
+    found = _classify(list(cards), jokers, rules)
+    if isinstance(found, str):
+        raise InvalidGroup(found)
+    return found
+
+
+def explain(cards: Sequence[Card], jokers: Jokers, rules: RuleSet) -> str | None:
+    """``None`` if ``cards`` form a group, else the reason they do not."""
+    found = _classify(list(cards), jokers, rules)
+    return found if isinstance(found, str) else None
+
+
+def _classify(cards: list[Card], jokers: Jokers, rules: RuleSet) -> Group | str:
+    n = len(cards)
+    if n == 2:
+        if cards[0] == cards[1]:
+            return Group(GroupKind.DUBLEE, tuple(cards))
+        return f"two cards form only a dublee, and {cards[0]} {cards[1]} are not identical"
+    if n < 3:
+        return "a group needs at least 3 cards" if n else "an empty group"
+    if n == 3 and cards[0] == cards[1] == cards[2]:
+        return Group(GroupKind.TUNNELA, tuple(cards))
+    pure = _pure_sequence(cards)
+    if pure is not None:
+        return Group(GroupKind.PURE_SEQUENCE, pure)
+    if rules.joker_groups and all(jokers.is_joker(c) for c in cards):
+        return Group(GroupKind.JOKER_GROUP, tuple(cards), tuple(cards))
+    sequence = _impure_sequence(cards, jokers)
+    if not isinstance(sequence, str):
+        return sequence
+    a_set = _set(cards, jokers, rules)
+    if not isinstance(a_set, str):
+        return a_set
+    if all(jokers.is_joker(c) for c in cards):
+        return "jokers alone do not form a group under these rules"
+    naturals = [c for c in cards if not jokers.is_joker(c)]
+    if len({c.suit for c in naturals}) == 1:
+        return sequence
+    if len({c.rank for c in naturals}) == 1:
+        return a_set
+    return (f"neither a sequence nor a set: {format_cards(naturals)} "
+            "differ in both suit and rank")
+
+
+def _positions(rank: int, ace_high: bool) -> int:
+    return 14 if ace_high and rank == 1 else rank
+
+
+def _pure_sequence(cards: list[Card]) -> tuple[Card, ...] | None:
+    if len(cards) > MAX_SEQUENCE or any(c.is_printed_joker for c in cards):
+        return None
+    if len({c.suit for c in cards}) != 1 or len({c.rank for c in cards}) != len(cards):
+        return None
+    for ace_high in (False, True):
+        ordered = sorted(cards, key=lambda c: _positions(c.rank, ace_high))
+        first = _positions(ordered[0].rank, ace_high)
+        last = _positions(ordered[-1].rank, ace_high)
+        if last - first == len(cards) - 1:
+            return tuple(ordered)
+    return None
+
+
+def _impure_sequence(cards: list[Card], jokers: Jokers) -> Group | str:
+    n = len(cards)
+    if n > MAX_SEQUENCE:
+        return f"a sequence has at most {MAX_SEQUENCE} cards, not {n}"
+    fixed = [c for c in cards if not jokers.is_joker(c)]
+    flexible = [c for c in cards if jokers.is_joker(c)]
+    suits = {c.suit for c in fixed}
+    if len(suits) > 1:
+        return "a sequence needs one suit: " + format_cards(fixed) + " mix suits"
+    repeated = [c for c, k in Counter(fixed).items() if k > 1]
+    if repeated:
+        return f"a sequence cannot hold {repeated[0]} twice"
+    candidate_suits = suits or {c.suit for c in flexible if not c.is_printed_joker}
+    best_gap: tuple[int, str] | None = None
+    for suit in sorted(s for s in candidate_suits if s is not None):
+        for ace_high in (False, True):
+            low, high = (2, 14) if ace_high else (1, 13)
+            fixed_pos = sorted(_positions(c.rank, ace_high) for c in fixed)
+            for start in range(low, high - n + 2):
+                window = range(start, start + n)
+                if not all(p in window for p in fixed_pos):
+                    continue
+                taken = set(fixed_pos)
+                naturals = list(fixed)
+                for card in flexible:   # a joker card in its own place plays as itself
+                    if card.suit == suit and _positions(card.rank, ace_high) in window \
+                            and _positions(card.rank, ace_high) not in taken:
+                        taken.add(_positions(card.rank, ace_high))
+                        naturals.append(card)
+                if not naturals:
+                    continue
+                stand_ins = list(_multiset_minus(cards, naturals))
+                by_pos = {_positions(c.rank, ace_high): c for c in naturals}
+                fill = iter(stand_ins)
+                ordered = tuple(by_pos[p] if p in by_pos else next(fill) for p in window)
+                return Group(GroupKind.IMPURE_SEQUENCE, ordered, tuple(stand_ins))
+            if fixed_pos:
+                span = fixed_pos[-1] - fixed_pos[0] + 1
+                gap = (span - len(fixed_pos), f"{format_cards(fixed)} span {span} places "
+                       f"but the group has {n} cards")
+                best_gap = gap if best_gap is None or gap < best_gap else best_gap
+    ranks = {c.rank for c in fixed}
+    if 1 in ranks and 13 in ranks and 2 in ranks:
+        return "K-A-2 is not a sequence"
+    if 1 in ranks and 13 in ranks and any(2 <= r <= 12 for r in ranks - {13}) \
+            and all(r in (1, 13) or r < 7 for r in ranks):
+        return ("the Ace is low or high, never both: "
+                f"{'-'.join(RANK_NAMES[r - 1] for r in sorted(ranks))} does not wrap")
+    if best_gap is not None:
+        return "not enough jokers for a sequence: " + best_gap[1]
+    return "no card can play as a natural card of the sequence"
+
+
+def _set(cards: list[Card], jokers: Jokers, rules: RuleSet) -> Group | str:
+    n = len(cards)
+    fixed = [c for c in cards if not jokers.is_joker(c)]
+    flexible = [c for c in cards if jokers.is_joker(c)]
+    ranks = {c.rank for c in fixed}
+    if len(ranks) > 1:
+        return "a set needs one rank: " + format_cards(fixed) + " mix ranks"
+    if n > rules.max_set_size:
+        return f"a set has at most {rules.max_set_size} cards, not {n}"
+    repeated = [c for c, k in Counter(fixed).items() if k > 1]
+    if repeated:
+        return f"a set needs different suits: {repeated[0]} appears twice"
+    candidate_ranks = ranks or {c.rank for c in flexible if not c.is_printed_joker}
+    for rank in sorted(candidate_ranks):
+        suits = {c.suit for c in fixed}
+        naturals = list(fixed)
+        for card in flexible:
+            if card.rank == rank and card.suit not in suits:
+                suits.add(card.suit)
+                naturals.append(card)
+        if naturals:
+            stand_ins = _multiset_minus(cards, naturals)
+            return Group(GroupKind.SET, tuple(sorted(naturals)) + stand_ins, stand_ins)
+    return "a set needs at least one natural card"
+
+
+def _multiset_minus(items: list[Card], remove: list[Card]) -> tuple[Card, ...]:
+    rest = list(items)
+    for card in remove:
+        if card in rest:
+            rest.remove(card)
+    return tuple(rest)
