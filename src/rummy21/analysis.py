@@ -1,0 +1,310 @@
+"""Reading a hand (RULES §5, §7, §8): declaration options, penalty, value cards, put-aside card.
+
+>>> a = analyze("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C", "7D")
+>>> a.valid, a.options, a.penalty.points, a.penalty.rule, a.value.points
+(True, ('A',), 0, 'pure_save', 20)
+>>> analyze("QS KS AS 2S 3S 4S 10D JD QD 5H 5D 5C 7H 7H 9C 9C 8S 6D KH JC 2C", "QC").penalty.points
+58
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummy21.cards import JOKER_INDEX, TYPE_COUNT, Card, CardError, check_copies, counts_of, parse_cards
+from rummy21.groups import Group, GroupKind, classify, explain
+from rummy21.jokers import Jokers
+from rummy21.ruleset import DubleeSave, RuleSet
+from rummy21.solver import Arrangement, solve
+
+OPTIONS = ("A", "B", "C", "D")
+CLASSIC = RuleSet()
+
+
+class HandError(CardError):
+    """A hand that cannot be analysed (wrong size, impossible cards)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """What the hand pays if another player declares now (RULES §7)."""
+
+    points: int
+    """After the full-count cap."""
+    rule: str
+    """``pure_save``, ``dublee_save`` or ``full_count``."""
+    groups: tuple[Group, ...]
+    loose: tuple[Card, ...]
+    uncapped: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"points": self.points, "rule": self.rule, "uncapped": self.uncapped,
+                "groups": [g.to_dict() for g in self.groups],
+                "loose": [str(c) for c in self.loose]}
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """Value-card points (RULES §7)."""
+
+    points: int
+    marriages: int
+    cut: int = 0
+    upper: int = 0
+    lower: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"points": self.points, "marriages": self.marriages,
+                "cut": self.cut, "upper": self.upper, "lower": self.lower}
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The full reading of a 21-card hand (or of a 22-card hand after its best put-aside)."""
+
+    jokers: Jokers
+    cards: tuple[Card, ...]
+    options: tuple[str, ...]
+    groups: tuple[Group, ...]
+    """An arrangement proving the first option (empty if not valid)."""
+    loose: tuple[Card, ...]
+    penalty: Penalty
+    value: Value
+    pure_groups_possible: bool
+    """Whether the hand can be arranged with enough pure groups (the pure save applies)."""
+    discard: Card | None = None
+    input_cards: tuple[Card, ...] = field(default=())
+
+    @property
+    def valid(self) -> bool:
+        return bool(self.options)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.jokers.to_dict(), "cards": len(self.input_cards or self.cards),
+                "declaration": {"valid": self.valid, "options": list(self.options),
+                                "groups": [g.to_dict() for g in self.groups],
+                                "loose": [str(c) for c in self.loose],
+                                "discard": str(self.discard) if self.discard else None},
+                "penalty": self.penalty.to_dict(), "value": self.value.to_dict()}
+
+
+def _as_cards(cards: Sequence[Card] | str | Iterable[str]) -> list[Card]:
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    items = list(cards)
+    return [c if isinstance(c, Card) else Card.parse(c) for c in items]
+
+
+def analyze(cards: Sequence[Card] | str | Iterable[str], cut: Card | str,
+            rules: RuleSet = CLASSIC) -> Analysis:
+    """Analyse 21 cards, or 22 cards choosing the card to put aside (RULES §8)."""
+    hand = _as_cards(cards)
+    jokers = Jokers.from_cut(cut)
+    check_copies(hand, rules.printed_jokers)
+    size = rules.hand_size
+    if len(hand) == size:
+        return analyze_counts(counts_of(hand), jokers, rules)
+    if len(hand) == size + 1:
+        return _analyze_with_discard(hand, jokers, rules)
+    raise HandError(f"a hand has {size} cards ({size + 1} with the drawn card), not {len(hand)}")
+
+
+def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet) -> Analysis:
+    counts = counts_of(hand)
+    best: tuple[tuple[int, int, int, int], Analysis] | None = None
+    for index in range(TYPE_COUNT):
+        if not counts[index]:
+            continue
+        counts[index] -= 1
+        result = analyze_counts(counts, jokers, rules)
+        counts[index] += 1
+        rank = (not result.valid, result.penalty.points, -result.value.points, index)
+        if best is None or rank < best[0]:
+            best = (rank, result)
+    assert best is not None
+    chosen = best[1]
+    return Analysis(chosen.jokers, chosen.cards, chosen.options, chosen.groups, chosen.loose,
+                    chosen.penalty, chosen.value, chosen.pure_groups_possible,
+                    Card(best[0][3]), tuple(sorted(hand)))
+
+
+def _cards_of(counts: Sequence[int]) -> list[Card]:
+    return [Card(i) for i, n in enumerate(counts) for _ in range(n)]
+
+
+def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> Analysis:
+    """Analyse a 21-card hand given as a count vector (no input checks: the fast entry point)."""
+    cards = _cards_of(counts)
+    mask = jokers.joker_mask
+    solution = solve(counts, jokers, rules)
+    tunnela_types = [i for i, n in enumerate(counts) if n >= 3]
+    tunnelas = sum(n // 3 for n in counts)
+    dublees = sum(n // 2 for n in counts)
+    joker_cards = [c for c in cards if mask[c.index]]
+    holds = {
+        "A": solution.option_a is not None,
+        "B": tunnelas >= rules.tunnelas_needed,
+        "C": dublees >= rules.dublees_needed,
+        "D": len(joker_cards) >= rules.jokers_needed,
+    }
+    options = tuple(o for o in OPTIONS if holds[o])
+    groups: tuple[Group, ...] = ()
+    loose: tuple[Card, ...] = ()
+    if options:
+        first = options[0]
+        if first == "A":
+            assert solution.option_a is not None
+            groups, loose = _groups(solution.option_a, jokers, rules)
+        elif first == "B":
+            groups = tuple(classify([Card(i)] * 3, jokers, rules)
+                           for i in tunnela_types for _ in range(counts[i] // 3))
+            loose = _rest(cards, groups)
+        elif first == "C":
+            groups = _dublees(counts)
+            loose = _rest(cards, groups)
+        else:
+            groups = (Group(GroupKind.JOKER_GROUP, tuple(joker_cards), tuple(joker_cards)),)
+            loose = _rest(cards, groups)
+    penalty = _penalty(cards, counts, jokers, rules, solution.pure_save, solution.pure_arrangement)
+    cut, upper, lower = jokers.value_counts(cards)
+    points, marriages = rules.value_points(cut, upper, lower)
+    return Analysis(jokers, tuple(cards), options, groups, loose, penalty,
+                    Value(points, marriages, cut, upper, lower),
+                    solution.pure_save is not None, None, tuple(cards))
+
+
+def _penalty(cards: list[Card], counts: Sequence[int], jokers: Jokers, rules: RuleSet,
+             pure_save: int | None, arrangement: Arrangement | None) -> Penalty:
+    full = sum(jokers.points(c) for c in cards)
+    candidates: list[tuple[int, int, str]] = [(full, 2, "full_count")]
+    if pure_save is not None:
+        candidates.append((pure_save, 0, "pure_save"))
+    if sum(n // 2 for n in counts) >= rules.dublee_save_min:
+        if rules.dublee_save is DubleeSave.FLAT:
+            dublee = rules.dublee_save_flat
+        else:
+            dublee = sum(jokers.points(Card(i)) for i, n in enumerate(counts) if n % 2)
+        candidates.append((dublee, 1, "dublee_save"))
+    uncapped, _, rule = min(candidates)
+    groups: tuple[Group, ...] = ()
+    loose: tuple[Card, ...] = tuple(cards)
+    if rule == "pure_save":
+        assert arrangement is not None
+        groups, loose = _groups(arrangement, jokers, rules)
+    elif rule == "dublee_save":
+        groups = _dublees(counts)
+        loose = _rest(cards, groups)
+    return Penalty(min(uncapped, rules.full_count_cap), rule, groups, loose, uncapped)
+
+
+def _groups(arrangement: Arrangement, jokers: Jokers,
+            rules: RuleSet) -> tuple[tuple[Group, ...], tuple[Card, ...]]:
+    built = tuple(classify(cards, jokers, rules) for _, cards in arrangement.groups)
+    order = {GroupKind.PURE_SEQUENCE: 0, GroupKind.TUNNELA: 1, GroupKind.IMPURE_SEQUENCE: 2,
+             GroupKind.SET: 3, GroupKind.JOKER_GROUP: 4, GroupKind.DUBLEE: 5}
+    ordered = tuple(sorted(built, key=lambda g: (order[g.kind], g.cards)))
+    return ordered, tuple(sorted(arrangement.loose))
+
+
+def _dublees(counts: Sequence[int]) -> tuple[Group, ...]:
+    return tuple(Group(GroupKind.DUBLEE, (Card(i), Card(i)))
+                 for i, n in enumerate(counts) for _ in range(n // 2))
+
+
+def _rest(cards: list[Card], groups: tuple[Group, ...]) -> tuple[Card, ...]:
+    left = counts_of(cards)
+    for group in groups:
+        for card in group.cards:
+            left[card.index] -= 1
+    return tuple(_cards_of(left))
+
+
+@dataclass(frozen=True, slots=True)
+class ShownGroup:
+    """One group as a player laid it out, with the verdict on it."""
+
+    cards: tuple[Card, ...]
+    group: Group | None
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cards": [str(c) for c in self.cards],
+                "kind": self.group.kind.value if self.group else None, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutCheck:
+    """A player's own layout, judged (RULES §5) and explained group by group."""
+
+    shown: tuple[ShownGroup, ...]
+    loose: tuple[Card, ...]
+    options_as_shown: tuple[str, ...]
+    analysis: Analysis
+    """The cards themselves, auto-arranged: what they are worth and whether they are valid."""
+    valid: bool
+    """The verdict under the rule set's judging parameter."""
+    option: str | None
+    reasons: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"valid": self.valid, "option": self.option,
+                "options_as_shown": list(self.options_as_shown),
+                "groups": [g.to_dict() for g in self.shown],
+                "loose": [str(c) for c in self.loose], "reasons": list(self.reasons),
+                "cards_valid": self.analysis.valid, "cards_options": list(self.analysis.options),
+                "penalty": self.analysis.penalty.points}
+
+
+def check_layout(groups: Sequence[Sequence[Card] | str], cut: Card | str,
+                 rules: RuleSet = CLASSIC, loose: Sequence[Card] | str = ()) -> LayoutCheck:
+    """Judge the groups a player laid out (plus loose cards) as a declaration of 21 cards.
+
+    >>> check = check_layout(["7S 8S 9S 10S", "2H 3H 4H", "JC QC KC", "5D 5D 5D", "AH AD AC",
+    ...                       "9C 9H 6D", "4C 8D"], "7D")
+    >>> check.valid, check.options_as_shown, check.shown[-1].reason
+    (True, (), 'two cards form only a dublee, and 4C 8D are not identical')
+    """
+    jokers = Jokers.from_cut(cut)
+    laid = [tuple(_as_cards(g)) for g in groups]
+    rest = tuple(_as_cards(loose))
+    every = [c for g in laid for c in g] + list(rest)
+    check_copies(every, rules.printed_jokers)
+    if len(every) != rules.hand_size:
+        raise HandError(f"a declaration shows {rules.hand_size} cards, not {len(every)}")
+    shown = []
+    for cards in laid:
+        reason = explain(cards, jokers, rules)
+        shown.append(ShownGroup(cards, None if reason else classify(cards, jokers, rules), reason))
+    kinds = [s.group.kind for s in shown if s.group is not None]
+    bad = [s for s in shown if s.group is None]
+    pure = sum(k.is_pure for k in kinds)
+    reasons: list[str] = []
+    holds = {
+        "A": not bad and not rest and GroupKind.DUBLEE not in kinds
+        and pure >= rules.pure_groups_needed,
+        "B": kinds.count(GroupKind.TUNNELA) >= rules.tunnelas_needed,
+        "C": kinds.count(GroupKind.DUBLEE) >= rules.dublees_needed,
+        "D": any(s.group is not None and s.group.kind is GroupKind.JOKER_GROUP
+                 and len(s.cards) >= rules.jokers_needed for s in shown),
+    }
+    as_shown = tuple(o for o in OPTIONS if holds[o])
+    if not as_shown:
+        if pure < rules.pure_groups_needed:
+            reasons.append(f"{pure} pure group(s) shown; Option A needs "
+                           f"{rules.pure_groups_needed}")
+        for s in bad:
+            reasons.append(f"{' '.join(map(str, s.cards))}: {s.reason}")
+        if rest:
+            reasons.append(f"{len(rest)} card(s) left outside groups")
+    analysis = analyze_counts(counts_of(every), jokers, rules)
+    if rules.judging.value == "as_shown":
+        valid, option = bool(as_shown), (as_shown[0] if as_shown else None)
+    else:
+        valid = analysis.valid
+        option = analysis.options[0] if analysis.options else None
+        if valid and not as_shown:
+            reasons.append("the cards can be arranged validly: " +
+                           "; ".join(str(g) for g in analysis.groups))
+    return LayoutCheck(tuple(shown), rest, as_shown, analysis, valid, option, tuple(reasons))

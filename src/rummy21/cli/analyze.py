@@ -1,0 +1,140 @@
+"""``rummy21 analyze``: read a hand — declaration, penalty, value — as a report or as JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Optional, TextIO
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from rummy21.analysis import Analysis, analyze
+from rummy21.cards import Card, CardError
+from rummy21.cli import app
+from rummy21.groups import Group
+from rummy21.ruleset import RuleSet
+
+_SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
+
+
+def card_text(card: Card, analysis_jokers: object | None = None) -> Text:
+    """A card with its suit symbol, coloured by suit; jokers marked with ``*``."""
+    style = "bold magenta" if card.suit is None else _SUIT_STYLE[int(card.suit)]
+    text = Text(card.pretty(), style=style)
+    is_joker = getattr(analysis_jokers, "is_joker", None)
+    if is_joker is not None and is_joker(card):
+        text.append("*", style="yellow")
+    return text
+
+
+def _cards_line(cards: tuple[Card, ...], jokers: object) -> Text:
+    line = Text()
+    for i, card in enumerate(cards):
+        if i:
+            line.append(" ")
+        line.append_text(card_text(card, jokers))
+    return line
+
+
+def _group_lines(groups: tuple[Group, ...], jokers: object) -> list[Text]:
+    lines = []
+    for group in groups:
+        line = Text(f"  {group.kind.value.replace('_', ' '):16} ")
+        line.append_text(_cards_line(group.cards, jokers))
+        lines.append(line)
+    return lines
+
+
+def report(a: Analysis, console: Console) -> None:
+    j = a.jokers
+    head = Text("cut ")
+    head.append_text(card_text(j.cut))
+    head.append(f"   wild rank {j.wild_rank_name}   upper ")
+    head.append_text(card_text(j.upper))
+    head.append("   lower ")
+    head.append_text(card_text(j.lower))
+    console.print(head)
+    console.print(Text("hand  ").append_text(_cards_line(a.input_cards, j)))
+    if a.discard is not None:
+        console.print(Text("put aside ").append_text(card_text(a.discard, j)))
+    if a.valid:
+        console.print(f"[green]valid declaration[/green]: option(s) {', '.join(a.options)}")
+        for line in _group_lines(a.groups, j):
+            console.print(line)
+        if a.loose:
+            console.print(Text("  other cards      ").append_text(_cards_line(a.loose, j)))
+    else:
+        console.print("[red]not a valid declaration[/red]")
+    p = a.penalty
+    capped = f" (capped from {p.uncapped})" if p.uncapped != p.points else ""
+    console.print(f"penalty if another player declares: [bold]{p.points}[/bold]{capped} "
+                  f"by {p.rule.replace('_', ' ')}")
+    for line in _group_lines(p.groups, j):
+        console.print(line)
+    if p.loose:
+        console.print(Text("  loose            ").append_text(_cards_line(p.loose, j)))
+    v = a.value
+    console.print(f"value cards: {v.points} points ({v.cut} cut, {v.upper} upper, {v.lower} lower, "
+                  f"{v.marriages} marriage{'s' if v.marriages != 1 else ''})")
+
+
+def _batch(source: TextIO, rules: RuleSet, out: TextIO) -> int:
+    status = 0
+    for raw in source:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            cut, sep, hand = line.partition(":")
+            if not sep:
+                raise CardError("expected a line 'CUT: CARD CARD …'")
+            result: dict[str, object] = analyze(hand, cut.strip(), rules).to_dict()
+        except (CardError, ValueError) as error:
+            result = {"error": str(error)}
+            status = 1
+        out.write(json.dumps(result) + "\n")
+    return status
+
+
+@app.command("analyze")
+def analyze_command(
+    hand: Optional[list[str]] = typer.Argument(None, help="21 or 22 cards, e.g. \"AS 2S 3S …\""),
+    cut: Optional[str] = typer.Option(None, "--cut", help="The cut card, e.g. 5H or JK."),
+    rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object per hand."),
+    batch: Optional[str] = typer.Option(None, "--batch",
+                                        help="Read 'CUT: CARDS' lines from FILE (- for stdin)."),
+) -> None:
+    """Analyse a hand: valid declaration and options, penalty, value cards."""
+    err = Console(stderr=True)
+    try:
+        rule_set = RuleSet.preset(rules)
+    except ValueError as error:
+        err.print(f"error: {error}")
+        raise typer.Exit(2)
+    if batch is not None:
+        if hand:
+            err.print("error: give either a hand or --batch, not both")
+            raise typer.Exit(2)
+        try:
+            source = sys.stdin if batch == "-" else open(batch, encoding="utf-8")
+        except OSError as error:
+            err.print(f"error: cannot read {batch}: {error.strerror}")
+            raise typer.Exit(2)
+        with source:
+            status = _batch(source, rule_set, sys.stdout)
+        raise typer.Exit(status)
+    if not hand or cut is None:
+        err.print("error: give a hand and --cut CARD (or --batch FILE)")
+        raise typer.Exit(2)
+    try:
+        result = analyze(" ".join(hand), cut, rule_set)
+    except (CardError, ValueError) as error:
+        err.print(f"error: {error}")
+        raise typer.Exit(2)
+    if as_json:
+        print(json.dumps(result.to_dict()))
+    else:
+        report(result, Console(highlight=False))
