@@ -105,9 +105,12 @@ def _classify(cards: list[Card], jokers: Jokers, rules: RuleSet) -> Group | str:
     if rules.joker_groups and all(jokers.is_joker(c) for c in cards):
         return Group(GroupKind.JOKER_GROUP, tuple(cards), tuple(cards))
     sequence = _impure_sequence(cards, jokers)
+    a_set = _set(cards, jokers, rules)
+    if not isinstance(sequence, str) and not isinstance(a_set, str):
+        # Both readings hold: show the one with more natural cards (8S 8S 8H, 8S wild: a set).
+        return a_set if len(a_set.jokers) < len(sequence.jokers) else sequence
     if not isinstance(sequence, str):
         return sequence
-    a_set = _set(cards, jokers, rules)
     if not isinstance(a_set, str):
         return a_set
     if all(jokers.is_joker(c) for c in cards):

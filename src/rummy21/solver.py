@@ -75,6 +75,8 @@ class SuitMove:
     jokers: int
     """Jokers demanded minus joker cards supplied by this move."""
     pure: int
+    extends: bool
+    """Lengthens a complete run with a joker that fills no gap."""
     moves: tuple[tuple[int, int, int], ...]
     new_runs: int
     tunnela: bool
@@ -95,8 +97,12 @@ def _compositions(n: int, allowed: tuple[bool, bool, bool]) -> list[tuple[int, i
 
 @lru_cache(maxsize=None)
 def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
-                purity: bool) -> tuple[SuitMove, ...]:
-    """Every way one suit can play the ``count`` copies at a position, given its open runs."""
+                purity: bool, later: bool) -> tuple[SuitMove, ...]:
+    """Every way one suit can play the ``count`` copies at a position, given its open runs.
+
+    ``later`` says whether the suit holds natural cards further up; if not, a joker that
+    lengthens a complete run fills no gap and only serves to place spare jokers (Option A).
+    """
     choices = []
     for k in _RUN_CLASSES:
         if phase == CLOSE or (phase == LAST and k in (LP3, LI3)):
@@ -112,6 +118,7 @@ def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
             continue
         new = [0] * 8
         demand = pure = 0
+        extends = not later and any(moves[k][1] for k in (P3, I3, LP3, LI3))
         for k, (n_nat, n_jok, n_end) in enumerate(moves):
             if n_nat:
                 target = _NEXT_N[k]
@@ -127,7 +134,7 @@ def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
         rest = available - naturals
         if phase in (LAST, CLOSE):
             st = tuple(new) if purity else _canonical(tuple(new))
-            out.append(SuitMove(st, 0, demand, pure, moves, 0, False, 0, 0))
+            out.append(SuitMove(st, 0, demand, pure, extends, moves, 0, False, 0, 0))
             continue
         new[HIGH] = state[HIGH]
         for tunnela in (False, True):
@@ -143,8 +150,8 @@ def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
                         st[HIGH] += reserve
                         key = tuple(st) if purity else _canonical(tuple(st))
                         out.append(SuitMove(key, free - as_jokers, demand - as_jokers,
-                                            pure + tunnela, moves, new_runs, tunnela,
-                                            reserve, as_jokers))
+                                            pure + tunnela, extends, moves, new_runs,
+                                            tunnela, reserve, as_jokers))
     return tuple(out)
 
 
@@ -184,7 +191,8 @@ def _partitions(y: tuple[int, ...], max_set: int) -> dict[int, tuple[tuple[tuple
             return
         for i in range(start, len(_SUBSETS)):
             subset = _SUBSETS[i]
-            if len(subset) > max_set or any(rest[s] == 0 for s in subset):
+            # A set of one natural and two jokers is the same cards as a padded run: skip it.
+            if len(subset) < 2 or len(subset) > max_set or any(rest[s] == 0 for s in subset):
                 continue
             walk(tuple(r - (s in subset) for s, r in enumerate(rest)), i, chosen + [subset])
 
@@ -248,32 +256,62 @@ class Solution:
     """An arrangement proving Option A, or ``None``."""
 
 
-_Key = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int]
+_Struct = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+# One reachable state: (joker balance, loose points, back-pointer to the state before it).
+_Entry = tuple[int, int, object]
+
+
+def _beats(balance: int, cost: int, other_balance: int, other_cost: int) -> bool:
+    """Whether a state is at least as good as another of the same structure.
+
+    Fewer loose points and more spare jokers are better — except between two states with
+    nothing loose: Option A must place every spare joker, so their balances both matter.
+    """
+    if other_cost == 0:
+        return cost == 0 and balance == other_balance
+    return balance <= other_balance and cost <= other_cost
+
+
+def _insert(entries: list[_Entry], balance: int, cost: int, back: object) -> None:
+    """Add a state unless another beats it; drop the states it beats."""
+    for b, c, _ in entries:
+        if _beats(b, c, balance, cost):
+            return
+    entries[:] = [e for e in entries if not _beats(balance, cost, e[0], e[1])]
+    entries.append((balance, cost, back))
 
 
 class _Table:
     """One solve: the sweep, its back-pointers and the rebuilding of groups."""
 
-    def __init__(self, counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> None:
+    def __init__(self, counts: Sequence[int], jokers: Jokers, rules: RuleSet,
+                 bound: int | None = None) -> None:
         self.counts = counts
         self.mask = jokers.joker_mask
         self.rules = rules
         self.need = rules.pure_groups_needed
-        self.layers: list[dict[_Key, tuple[int, _Key | None, object]]] = []
+        self.bound = bound
+        self.layers: list[dict[_Struct, list[_Entry]]] = []
 
-    def run(self) -> dict[_Key, tuple[int, _Key | None, object]]:
+    def run(self) -> dict[_Struct, list[_Entry]]:
         counts, mask, need = self.counts, self.mask, self.need
+        bound = self.bound if self.bound is not None else 1 << 30
         printed = counts[JOKER_INDEX]
-        layer: dict[_Key, tuple[int, _Key | None, object]] = {}
+        layer: dict[_Struct, list[_Entry]] = {}
         for tunnelas in range(printed // 3 + 1):
-            key = (_EMPTY, _EMPTY, _EMPTY, _EMPTY, min(tunnelas, need), -(printed - 3 * tunnelas))
-            layer[key] = (0, None, tunnelas)
+            key = (_EMPTY, _EMPTY, _EMPTY, _EMPTY, min(tunnelas, need))
+            _insert(layer.setdefault(key, []), -(printed - 3 * tunnelas), 0, tunnelas)
         self.layers.append(layer)
         # Joker cards still to come after each position (Aces are all decided at position 1).
         supply_after = [0] * 16
         for p in range(13, 1, -1):
             supply_after[p - 1] = supply_after[p] + sum(
                 counts[s * 13 + p - 1] for s in range(4) if mask[s * 13 + p - 1])
+        # Natural copies per suit and position (0 past the King; Aces high come from the state).
+        at = [[counts[s * 13 + p - 1] if 1 <= p <= 13 else 0 for p in range(17)]
+              for s in range(4)]
+        later = [[any(at[s][q] for q in range(p + 1, 14)) or (p < 14 and at[s][1] > 0)
+                  for p in range(16)] for s in range(4)]
         max_set = self.rules.max_set_size
         for p in range(1, 16):
             phase = FIRST if p == 1 else LOWMARK if p == 3 else LAST if p == 14 \
@@ -285,48 +323,62 @@ class _Table:
             jokerish = tuple(jok)
             points = 0 if p > 13 else Card(idx[0]).points
             limit = supply_after[p] if p <= 13 else 0
-            nxt: dict[_Key, tuple[int, _Key | None, object]] = {}
-            for key, (loose, _, _) in layer.items():
-                pure_done, balance = key[4], key[5]
+            nxt: dict[_Struct, list[_Entry]] = {}
+            for key, entries in layer.items():
+                pure_done = key[4]
                 purity = pure_done < need
-                options = [_suit_moves(key[s], cnt[s], jok[s], phase, purity) for s in range(4)]
+                options = [_suit_moves(key[s], cnt[s], jok[s], phase, purity, later[s][p])
+                           for s in range(4)]
                 for m0 in options[0]:
                     for m1 in options[1]:
                         for m2 in options[2]:
                             for m3 in options[3]:
-                                bal = balance + m0.jokers + m1.jokers + m2.jokers + m3.jokers
+                                states = (m0.state, m1.state, m2.state, m3.state)
+                                # Jokers the open short runs must still take, at the least.
+                                owed = 0
+                                for s, st in enumerate(states):
+                                    short = st[P1] + st[P2] + st[I2]
+                                    if short:
+                                        nxt1 = at[s][p + 1] if p + 1 != 14 else st[HIGH]
+                                        nxt2 = at[s][p + 2] if p + 2 != 14 else st[HIGH]
+                                        owed += max(0, short - nxt1) + max(0, st[P1] - nxt2)
+                                jokers_used = m0.jokers + m1.jokers + m2.jokers + m3.jokers
+                                extends = m0.extends or m1.extends or m2.extends or m3.extends
                                 pure = pure_done + m0.pure + m1.pure + m2.pure + m3.pure
                                 if pure > need:
                                     pure = need
-                                states = (m0.state, m1.state, m2.state, m3.state)
                                 if purity and pure >= need:
-                                    states = tuple(_canonical(s) for s in states)  # type: ignore[assignment]
+                                    states = tuple(_canonical(st) for st in states)  # type: ignore[assignment]
+                                new_key = (*states, pure)
                                 x = (m0.pool, m1.pool, m2.pool, m3.pool)
-                                for split in _pool_splits(x, jokerish, points, max_set):
-                                    total = bal + split.jokers
-                                    if total > limit:
-                                        continue
-                                    cost = loose + split.loose_points
-                                    if split.extension and cost:
-                                        continue
-                                    new_key = (*states, pure, total)
-                                    old = nxt.get(new_key)
-                                    if old is None or cost < old[0]:
-                                        nxt[new_key] = (cost, key, (m0, m1, m2, m3, split))  # type: ignore[index]
-            layer = nxt
+                                splits = _pool_splits(x, jokerish, points, max_set)
+                                for balance, loose, _ in entries:
+                                    base = balance + jokers_used
+                                    for split in splits:
+                                        total = base + split.jokers
+                                        if total + owed > limit:
+                                            continue
+                                        cost = loose + split.loose_points
+                                        if cost > bound or ((split.extension or extends) and cost):
+                                            continue
+                                        _insert(nxt.setdefault(new_key, []), total, cost,  # type: ignore[arg-type]
+                                                (key, balance, (m0, m1, m2, m3, split)))
+            layer = {k: v for k, v in nxt.items() if v}
             self.layers.append(layer)
         return layer
 
-    def rebuild(self, key: _Key) -> Arrangement:
-        """Replay the moves leading to ``key`` with concrete runs to get the groups."""
-        path, keys = [], []
+    def rebuild(self, key: _Struct, balance: int) -> Arrangement:
+        """Replay the moves leading to a final state with concrete runs to get the groups."""
+        path: list[object] = []
+        keys: list[_Struct] = []
         for layer in reversed(self.layers):
-            _, prev, choice = layer[key]
-            path.append(choice)
+            back = next(e[2] for e in layer[key] if e[0] == balance)
             keys.append(key)
-            if prev is None:
+            if not isinstance(back, tuple):
+                path.append(back)
                 break
-            key = prev
+            key, balance, choice = back
+            path.append(choice)
         path.reverse()
         keys.reverse()
         tunnelas = path[0]
@@ -399,24 +451,76 @@ class _Table:
         return Arrangement(tuple(built), tuple(sorted(loose + spare)))
 
 
-def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Solution:
-    """Solve a hand given as a count vector (see :func:`rummy21.cards.counts_of`)."""
-    table = _Table(counts, jokers, rules)
-    final = table.run()
-    need = table.need
-    best_key = None
-    best_cost = None
-    a_key = None
-    for key, (cost, _, _) in final.items():
-        pure, balance = key[4], key[5]
-        if pure < need or balance > 0:
-            continue
-        if best_cost is None or cost < best_cost:
-            best_cost, best_key = cost, key
-        if cost == 0 and a_key is None and (
-                balance == 0 or (balance <= -3 and rules.joker_groups)):
-            a_key = key
-    if best_key is None:
+def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
+          bound: int | None = None) -> Solution:
+    """Solve a hand given as a count vector (see :func:`rummy21.cards.counts_of`).
+
+    With ``bound``, arrangements leaving more than ``bound`` points loose are not looked for
+    (the pure save is then reported only if it is at most ``bound``).
+    """
+    need = rules.pure_groups_needed
+    if max_pure_groups(counts) < need:
         return Solution(None, None, None)
-    return Solution(best_cost, table.rebuild(best_key),
-                    table.rebuild(a_key) if a_key is not None else None)
+    table = _Table(counts, jokers, rules, bound)
+    final = table.run()
+    best: tuple[int, _Struct, int] | None = None
+    proof: tuple[_Struct, int] | None = None
+    for key, entries in final.items():
+        if key[4] < need:
+            continue
+        for balance, cost, _ in entries:
+            if balance > 0:
+                continue
+            if best is None or cost < best[0]:
+                best = (cost, key, balance)
+            if cost == 0 and proof is None and (
+                    balance == 0 or (balance <= -3 and rules.joker_groups)):
+                proof = (key, balance)
+    if best is None:
+        return Solution(None, None, None)
+    return Solution(best[0], table.rebuild(best[1], best[2]),
+                    table.rebuild(*proof) if proof is not None else None)
+
+
+def max_pure_groups(counts: Sequence[int]) -> int:
+    """The most disjoint pure groups (pure runs, tunnelas) the cards could ever form.
+
+    >>> from rummy21.cards import counts_of, parse_cards
+    >>> max_pure_groups(counts_of(parse_cards("QS KS AS 2S 3S 5H 5H 5H JK JK JK")))
+    4
+    """
+    total = counts[JOKER_INDEX] // 3
+    for s in range(4):
+        total += _suit_pure_groups(tuple(counts[s * 13:s * 13 + 13]))
+    return total
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_pure_groups(ranks: tuple[int, ...]) -> int:
+    aces = ranks[0]
+    best = 0
+    for low in range(aces + 1):
+        line = (low,) + ranks[1:] + (aces - low,)
+        best = max(best, _line_groups(line))
+    return best
+
+
+@lru_cache(maxsize=1 << 16)
+def _line_groups(line: tuple[int, ...]) -> int:
+    i = 0
+    while i < len(line) and not line[i]:
+        i += 1
+    if i == len(line):
+        return 0
+    rest = list(line)
+    rest[i] -= 1
+    best = _line_groups(tuple(rest))                      # this copy joins no pure group
+    if line[i] == 3:
+        rest[i] = 0
+        best = max(best, 1 + _line_groups(tuple(rest)))   # a tunnela
+    if i + 2 < len(line) and line[i + 1] and line[i + 2]:
+        rest = list(line)
+        for q in (i, i + 1, i + 2):
+            rest[q] -= 1
+        best = max(best, 1 + _line_groups(tuple(rest)))   # a pure run of three
+    return best
