@@ -60,8 +60,7 @@ class _Builder:
     def fits(self, cards: list[Card]) -> bool:
         if len(self.cards) + len(cards) > self.size:
             return False
-        need = Counter(cards)
-        return all(self.held[c] + n <= self.limit(c) for c in need for n in (need[c],))
+        return all(self.held[c] + n <= self.limit(c) for c, n in Counter(cards).items())
 
     def add(self, cards: list[Card]) -> bool:
         if not cards or not self.fits(cards):
@@ -174,8 +173,9 @@ def near_complete(rng: random.Random, rules: RuleSet,
         (hand.pure_run, 4), (hand.impure_run, 3), (hand.a_set, 3), (hand.tunnela, 2),
         (hand.jokers_, 1)]
     if option == "A":
-        while sum(1 for _ in range(3)) and len(hand.cards) < 9:
-            hand.add(rng.choice((hand.pure_run, hand.pure_run, hand.tunnela))())
+        pure = 0
+        while pure < rules.pure_groups_needed:
+            pure += hand.add(rng.choice((hand.pure_run, hand.pure_run, hand.tunnela))())
         hand.fill(melds)
     elif option == "B":
         while len(hand.cards) < 9:

@@ -142,7 +142,7 @@ def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
                 continue
             left = rest - 3 * tunnela
             for new_runs in range(left + 1):
-                for reserve in range(left - new_runs + 1 if phase == FIRST else 1):
+                for reserve in range(left - new_runs + 1 if phase == FIRST and later else 1):
                     free = left - new_runs - reserve
                     for as_jokers in range(free + 1 if joker else 1):
                         st = list(new)
@@ -261,23 +261,22 @@ _Struct = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ..
 _Entry = tuple[int, int, object]
 
 
-def _beats(balance: int, cost: int, other_balance: int, other_cost: int) -> bool:
-    """Whether a state is at least as good as another of the same structure.
+def _insert(entries: list[_Entry], balance: int, cost: int, back: object, exact: bool) -> None:
+    """Add a state unless another of the same structure beats it; drop those it beats.
 
-    Fewer loose points and more spare jokers are better — except between two states with
-    nothing loose: Option A must place every spare joker, so their balances both matter.
+    Fewer loose points and more spare jokers are better — except, with ``exact``, between
+    states with nothing loose: Option A must place every spare joker, so each balance counts.
     """
-    if other_cost == 0:
-        return cost == 0 and balance == other_balance
-    return balance <= other_balance and cost <= other_cost
-
-
-def _insert(entries: list[_Entry], balance: int, cost: int, back: object) -> None:
-    """Add a state unless another beats it; drop the states it beats."""
+    if exact:
+        for b, c, _ in entries:
+            if b == balance:
+                return
+        entries.append((balance, cost, back))
+        return
     for b, c, _ in entries:
-        if _beats(b, c, balance, cost):
+        if b <= balance and c <= cost:
             return
-    entries[:] = [e for e in entries if not _beats(balance, cost, e[0], e[1])]
+    entries[:] = [e for e in entries if not (balance <= e[0] and cost <= e[1])]
     entries.append((balance, cost, back))
 
 
@@ -285,22 +284,24 @@ class _Table:
     """One solve: the sweep, its back-pointers and the rebuilding of groups."""
 
     def __init__(self, counts: Sequence[int], jokers: Jokers, rules: RuleSet,
-                 bound: int | None = None) -> None:
+                 bound: int, option_a: bool) -> None:
         self.counts = counts
         self.mask = jokers.joker_mask
         self.rules = rules
         self.need = rules.pure_groups_needed
         self.bound = bound
+        self.option_a = option_a
         self.layers: list[dict[_Struct, list[_Entry]]] = []
+        self.stages: list[list[dict[tuple[object, ...], list[_Entry]]]] = []
 
     def run(self) -> dict[_Struct, list[_Entry]]:
         counts, mask, need = self.counts, self.mask, self.need
-        bound = self.bound if self.bound is not None else 1 << 30
+        bound, exact = self.bound, self.option_a
         printed = counts[JOKER_INDEX]
         layer: dict[_Struct, list[_Entry]] = {}
         for tunnelas in range(printed // 3 + 1):
             key = (_EMPTY, _EMPTY, _EMPTY, _EMPTY, min(tunnelas, need))
-            _insert(layer.setdefault(key, []), -(printed - 3 * tunnelas), 0, tunnelas)
+            _insert(layer.setdefault(key, []), -(printed - 3 * tunnelas), 0, tunnelas, exact)
         self.layers.append(layer)
         # Joker cards still to come after each position (Aces are all decided at position 1).
         supply_after = [0] * 16
@@ -312,6 +313,11 @@ class _Table:
               for s in range(4)]
         later = [[any(at[s][q] for q in range(p + 1, 14)) or (p < 14 and at[s][1] > 0)
                   for p in range(16)] for s in range(4)]
+        # At position 1, ``later`` says whether keeping an Ace for a run ending at Ace-high
+        # can help: only if a natural card of the suit lies within joker reach of the King.
+        most_jokers = printed + sum(n for i, n in enumerate(counts[:JOKER_INDEX]) if mask[i])
+        for s in range(4):
+            later[s][1] = any(at[s][q] for q in range(max(2, 13 - most_jokers), 14))
         max_set = self.rules.max_set_size
         for p in range(1, 16):
             phase = FIRST if p == 1 else LOWMARK if p == 3 else LAST if p == 14 \
@@ -323,46 +329,74 @@ class _Table:
             jokerish = tuple(jok)
             points = 0 if p > 13 else Card(idx[0]).points
             limit = supply_after[p] if p <= 13 else 0
-            nxt: dict[_Struct, list[_Entry]] = {}
+            # Suit by suit, merging equal partial states as we go (a product of the four
+            # suits' moves per state would repeat the same work many times over).
+            stage: dict[tuple[object, ...], list[_Entry]] = {}
             for key, entries in layer.items():
-                pure_done = key[4]
-                purity = pure_done < need
-                options = [_suit_moves(key[s], cnt[s], jok[s], phase, purity, later[s][p])
-                           for s in range(4)]
-                for m0 in options[0]:
-                    for m1 in options[1]:
-                        for m2 in options[2]:
-                            for m3 in options[3]:
-                                states = (m0.state, m1.state, m2.state, m3.state)
-                                # Jokers the open short runs must still take, at the least.
-                                owed = 0
-                                for s, st in enumerate(states):
-                                    short = st[P1] + st[P2] + st[I2]
-                                    if short:
-                                        nxt1 = at[s][p + 1] if p + 1 != 14 else st[HIGH]
-                                        nxt2 = at[s][p + 2] if p + 2 != 14 else st[HIGH]
-                                        owed += max(0, short - nxt1) + max(0, st[P1] - nxt2)
-                                jokers_used = m0.jokers + m1.jokers + m2.jokers + m3.jokers
-                                extends = m0.extends or m1.extends or m2.extends or m3.extends
-                                pure = pure_done + m0.pure + m1.pure + m2.pure + m3.pure
-                                if pure > need:
-                                    pure = need
-                                if purity and pure >= need:
-                                    states = tuple(_canonical(st) for st in states)  # type: ignore[assignment]
-                                new_key = (*states, pure)
-                                x = (m0.pool, m1.pool, m2.pool, m3.pool)
-                                splits = _pool_splits(x, jokerish, points, max_set)
-                                for balance, loose, _ in entries:
-                                    base = balance + jokers_used
-                                    for split in splits:
-                                        total = base + split.jokers
-                                        if total + owed > limit:
-                                            continue
-                                        cost = loose + split.loose_points
-                                        if cost > bound or ((split.extension or extends) and cost):
-                                            continue
-                                        _insert(nxt.setdefault(new_key, []), total, cost,  # type: ignore[arg-type]
-                                                (key, balance, (m0, m1, m2, m3, split)))
+                pkey = ((), key[:4], key[4], (), False, key[4] < need)
+                stage.setdefault(pkey, []).extend(
+                    (b_, c_, (key, b_, None)) for b_, c_, _ in entries)
+            stages = [stage]
+            for s in range(4):
+                # Joker cards the suits after this one could still supply at this position.
+                slack = limit + sum(cnt[t] for t in range(s + 1, 4) if jok[t])
+                nxt_stage: dict[tuple[object, ...], list[_Entry]] = {}
+                for pkey, entries in stage.items():
+                    done, rest, pure_done, pool, ext, purity = pkey  # type: ignore[misc]
+                    for move in _suit_moves(rest[0], cnt[s], jok[s], phase,  # type: ignore[index]
+                                            purity, later[s][p]):
+                        if move.extends and not exact:
+                            continue
+                        st = move.state
+                        owed = 0
+                        short = st[P1] + st[P2] + st[I2]
+                        if short:
+                            nxt1 = at[s][p + 1] if p + 1 != 14 else st[HIGH]
+                            nxt2 = at[s][p + 2] if p + 2 != 14 else st[HIGH]
+                            owed = max(0, short - nxt1) + max(0, st[P1] - nxt2)
+                        new_pkey = (done + (st,), rest[1:], pure_done + move.pure,  # type: ignore[operator]
+                                    pool + (move.pool,), ext or move.extends, purity, )
+                        target = None
+                        for balance, cost, _ in entries:
+                            total = balance + move.jokers
+                            if total + owed > slack:
+                                continue
+                            if target is None:
+                                target = nxt_stage.setdefault(new_pkey, [])
+                            _insert(target, total + owed, cost, (pkey, balance, move), exact)
+                stage = nxt_stage
+                stages.append(stage)
+            self.stages.append(stages)
+            nxt: dict[_Struct, list[_Entry]] = {}
+            for pkey, entries in stage.items():
+                done, _, pure, x, ext, purity = pkey  # type: ignore[misc]
+                if pure > need:
+                    pure = need
+                states = done
+                if purity and pure >= need:
+                    states = tuple(_canonical(st) for st in done)  # type: ignore[arg-type]
+                new_key = (*states, pure)
+                owed = 0
+                for s_, st in enumerate(states):  # type: ignore[arg-type]
+                    short = st[P1] + st[P2] + st[I2]
+                    if short:
+                        nxt1 = at[s_][p + 1] if p + 1 != 14 else st[HIGH]
+                        nxt2 = at[s_][p + 2] if p + 2 != 14 else st[HIGH]
+                        owed += max(0, short - nxt1) + max(0, st[P1] - nxt2)
+                splits = _pool_splits(x, jokerish, points, max_set)  # type: ignore[arg-type]
+                target = None
+                for balance, loose, _ in entries:
+                    base = balance - owed   # entries carried the owed jokers for pruning only
+                    for split in splits:
+                        total = base + split.jokers
+                        if total + owed > limit:
+                            continue
+                        cost = loose + split.loose_points
+                        if cost > bound or ((split.extension or ext) and not exact):
+                            continue
+                        if target is None:
+                            target = nxt.setdefault(new_key, [])  # type: ignore[arg-type]
+                        _insert(target, total, cost, (pkey, balance, split), exact)
             layer = {k: v for k, v in nxt.items() if v}
             self.layers.append(layer)
         return layer
@@ -371,14 +405,19 @@ class _Table:
         """Replay the moves leading to a final state with concrete runs to get the groups."""
         path: list[object] = []
         keys: list[_Struct] = []
-        for layer in reversed(self.layers):
-            back = next(e[2] for e in layer[key] if e[0] == balance)
+        for p in range(len(self.layers) - 1, -1, -1):
+            back = next(e[2] for e in self.layers[p][key] if e[0] == balance)
             keys.append(key)
             if not isinstance(back, tuple):
-                path.append(back)
+                path.append(back)          # the first layer: how many JK tunnelas
                 break
-            key, balance, choice = back
-            path.append(choice)
+            pkey, balance, split = back
+            moves: list[object] = []
+            for stage in reversed(self.stages[p - 1][1:]):
+                pkey, balance, move = next(e[2] for e in stage[pkey] if e[0] == balance)
+                moves.append(move)
+            key, balance, _ = next(e[2] for e in self.stages[p - 1][0][pkey] if e[0] == balance)
+            path.append((*reversed(moves), split))
         path.reverse()
         keys.reverse()
         tunnelas = path[0]
@@ -451,35 +490,50 @@ class _Table:
         return Arrangement(tuple(built), tuple(sorted(loose + spare)))
 
 
+#: Loose-point bounds tried in turn for the pure save: cheap passes first.
+_BOUNDS = (12, 40)
+
+
 def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
           bound: int | None = None) -> Solution:
     """Solve a hand given as a count vector (see :func:`rummy21.cards.counts_of`).
 
-    With ``bound``, arrangements leaving more than ``bound`` points loose are not looked for
-    (the pure save is then reported only if it is at most ``bound``).
+    A first sweep keeps only arrangements with nothing loose: it decides Option A and finds
+    a pure save of 0. Otherwise sweeps with growing bounds on the loose points follow, each
+    exact below its bound. With ``bound``, a pure save above it is not looked for (reported
+    as ``None``): callers pass the full count or dublee save that would beat it anyway.
     """
     need = rules.pure_groups_needed
     if max_pure_groups(counts) < need:
         return Solution(None, None, None)
-    table = _Table(counts, jokers, rules, bound)
-    final = table.run()
+    zero = _Table(counts, jokers, rules, 0, True)
     best: tuple[int, _Struct, int] | None = None
     proof: tuple[_Struct, int] | None = None
-    for key, entries in final.items():
+    for key, entries in zero.run().items():
         if key[4] < need:
             continue
-        for balance, cost, _ in entries:
+        for balance, _, _ in entries:
             if balance > 0:
                 continue
-            if best is None or cost < best[0]:
-                best = (cost, key, balance)
-            if cost == 0 and proof is None and (
-                    balance == 0 or (balance <= -3 and rules.joker_groups)):
+            best = best or (0, key, balance)
+            if balance == 0 or (balance <= -3 and rules.joker_groups):
                 proof = (key, balance)
-    if best is None:
-        return Solution(None, None, None)
-    return Solution(best[0], table.rebuild(best[1], best[2]),
-                    table.rebuild(*proof) if proof is not None else None)
+                break
+    option_a = zero.rebuild(*proof) if proof is not None else None
+    if best is not None:
+        return Solution(0, zero.rebuild(best[1], best[2]), option_a)
+    limit = (1 << 30) if bound is None else bound
+    for step in (*(b for b in _BOUNDS if b < limit), limit):
+        table = _Table(counts, jokers, rules, step, False)
+        for key, entries in table.run().items():
+            if key[4] < need:
+                continue
+            for balance, cost, _ in entries:
+                if balance <= 0 and (best is None or cost < best[0]):
+                    best = (cost, key, balance)
+        if best is not None:
+            return Solution(best[0], table.rebuild(best[1], best[2]), None)
+    return Solution(None, None, None)
 
 
 def max_pure_groups(counts: Sequence[int]) -> int:
