@@ -138,7 +138,9 @@ def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASS
     """Analyse a 21-card hand given as a count vector (no input checks: the fast entry point)."""
     cards = _cards_of(counts)
     mask = jokers.joker_mask
-    solution = solve(counts, jokers, rules)
+    full, dublee = _full_count(counts, jokers), _dublee_save(counts, jokers, rules)
+    # A pure save above the full count or the dublee save could never be the penalty.
+    solution = solve(counts, jokers, rules, bound=full if dublee is None else min(full, dublee))
     tunnela_types = [i for i, n in enumerate(counts) if n >= 3]
     tunnelas = sum(n // 3 for n in counts)
     dublees = sum(n // 2 for n in counts)
@@ -167,7 +169,8 @@ def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASS
         else:
             groups = (Group(GroupKind.JOKER_GROUP, tuple(joker_cards), tuple(joker_cards)),)
             loose = _rest(cards, groups)
-    penalty = _penalty(cards, counts, jokers, rules, solution.pure_save, solution.pure_arrangement)
+    penalty = _penalty(cards, counts, full, dublee, solution.pure_save,
+                       solution.pure_arrangement, jokers, rules)
     cut, upper, lower = jokers.value_counts(cards)
     points, marriages = rules.value_points(cut, upper, lower)
     return Analysis(jokers, tuple(cards), options, groups, loose, penalty,
@@ -175,17 +178,28 @@ def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASS
                     solution.pure_save is not None, None, tuple(cards))
 
 
-def _penalty(cards: list[Card], counts: Sequence[int], jokers: Jokers, rules: RuleSet,
-             pure_save: int | None, arrangement: Arrangement | None) -> Penalty:
-    full = sum(jokers.points(c) for c in cards)
+def _full_count(counts: Sequence[int], jokers: Jokers) -> int:
+    mask = jokers.joker_mask
+    return sum(n * Card(i).points for i, n in enumerate(counts) if n and not mask[i])
+
+
+def _dublee_save(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> int | None:
+    """The dublee save (RULES §7), or ``None`` when the hand holds too few dublees."""
+    if sum(n // 2 for n in counts) < rules.dublee_save_min:
+        return None
+    if rules.dublee_save is DubleeSave.FLAT:
+        return rules.dublee_save_flat
+    mask = jokers.joker_mask
+    return sum(Card(i).points for i, n in enumerate(counts) if n % 2 and not mask[i])
+
+
+def _penalty(cards: list[Card], counts: Sequence[int], full: int, dublee: int | None,
+             pure_save: int | None, arrangement: Arrangement | None, jokers: Jokers,
+             rules: RuleSet) -> Penalty:
     candidates: list[tuple[int, int, str]] = [(full, 2, "full_count")]
     if pure_save is not None:
         candidates.append((pure_save, 0, "pure_save"))
-    if sum(n // 2 for n in counts) >= rules.dublee_save_min:
-        if rules.dublee_save is DubleeSave.FLAT:
-            dublee = rules.dublee_save_flat
-        else:
-            dublee = sum(jokers.points(Card(i)) for i, n in enumerate(counts) if n % 2)
+    if dublee is not None:
         candidates.append((dublee, 1, "dublee_save"))
     uncapped, _, rule = min(candidates)
     groups: tuple[Group, ...] = ()

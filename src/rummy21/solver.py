@@ -541,6 +541,8 @@ def max_pure_groups(counts: Sequence[int]) -> int:
 
     >>> from rummy21.cards import counts_of, parse_cards
     >>> max_pure_groups(counts_of(parse_cards("QS KS AS 2S 3S 5H 5H 5H JK JK JK")))
+    3
+    >>> max_pure_groups(counts_of(parse_cards("QS KS AS AS 2S 3S 5H 5H 5H JK JK JK")))
     4
     """
     total = counts[JOKER_INDEX] // 3
