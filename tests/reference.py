@@ -6,15 +6,13 @@ the jokers a cut card makes are worked out again here from RULES §3.
 
 How it searches (RULES §4–§5, §7):
 
-1. Every joker card except the printed joker may play *naturally* or *as a joker*
-   (RULES §3), so we try every way of choosing how many copies of each joker card play as
-   jokers. Cards playing as jokers are interchangeable stand-ins: only their number counts.
-   Printed jokers are always stand-ins, except three of them that form a tunnela.
-2. For each choice, the natural cards are split into groups by the textbook exhaustive
-   search: take the lowest remaining natural card, and either leave it loose or put it in
-   every group that can hold it (with every possible number of stand-ins), then recurse.
-   Results are memoised on (the remaining natural cards, the stand-ins left, the pure groups
-   still missing).
+1. A card playing as a joker is an interchangeable *stand-in*: only their number counts.
+   Printed jokers are stand-ins, except three of them that may form a tunnela. Every other
+   joker card may play naturally or as a stand-in (RULES §3): both are tried.
+2. The textbook exhaustive search: take the lowest card left and either leave it loose,
+   cast it as a stand-in (joker cards only), or put it as a natural card in every group
+   that can hold it, with every possible number of stand-ins; then recurse. Results are
+   memoised on (the cards left, the stand-ins in hand, the pure groups still missing).
 3. A stand-in left over is loose (0 points), or, for Option A, must join a joker group.
 
 >>> from rummy21.cards import parse_cards
@@ -234,12 +232,19 @@ def check_groups(groups: Sequence[Sequence[Card]], jokers: Card | Cut | _HasCut,
 
 # --- RULES §5 A and the pure save: the exhaustive search ----------------------------------
 
-Naturals = tuple[int, ...]      # copies of each of the 52 suited cards playing naturally
+Naturals = tuple[int, ...]      # copies of each of the 52 suited cards not yet placed
+
+#: A sequence of 6+ cards with two or more natural cards can always be cut, between two of
+#: its natural cards, into two valid sequences of 3+ cards that are each at least as pure
+#: (spare stand-ins pad either piece). One natural card with 5+ stand-ins can shed 3+ of
+#: them as a joker group, where joker groups are allowed. So the search builds sequences
+#: of at most this many cards, except one natural card with stand-ins and no joker groups.
+SPLIT_FREE = 5
 
 
 def _spreads(start: int, places: list[int], stand_ins: int) -> Iterator[tuple[int, ...]]:
-    """Every set of ``places`` that, with ``start``, spans at most 13 places with no more
-    gaps than ``stand_ins`` can fill (places beyond ``start`` only, away from the Ace high)."""
+    """Every choice of ``places`` (all on one side of ``start``) that, with ``start``, fits a
+    sequence: at most ``SPLIT_FREE`` places long, with no more gaps than ``stand_ins``."""
     ahead = sorted((p for p in places if p != start), key=lambda p: abs(p - start))
 
     def extend(last: int, chosen: tuple[int, ...], gaps: int) -> Iterator[tuple[int, ...]]:
@@ -248,7 +253,7 @@ def _spreads(start: int, places: list[int], stand_ins: int) -> Iterator[tuple[in
             distance = abs(place - start)
             if distance <= last:
                 continue
-            if distance >= LONGEST_SEQUENCE or gaps + distance - last - 1 > stand_ins:
+            if distance >= SPLIT_FREE or gaps + distance - last - 1 > stand_ins:
                 break
             yield from extend(distance, (*chosen, place), gaps + distance - last - 1)
 
@@ -256,34 +261,42 @@ def _spreads(start: int, places: list[int], stand_ins: int) -> Iterator[tuple[in
 
 
 class _Search:
-    """Best groupings of the natural cards, given a number of interchangeable stand-ins."""
+    """Best groupings of the natural cards with a pool of interchangeable stand-ins.
+
+    A joker card, when it is the lowest card left, may also be cast as a stand-in. The
+    pool may go into debt: a group may use stand-ins that joker cards still to come will
+    repay; a state that can no longer repay its debt is a dead end.
+    """
 
     def __init__(self, table: Cut, rules: RuleSet) -> None:
         self.table = table
         self.rules = rules
         self.points = [table.points(Card(i)) for i in range(52)]
+        self.is_joker = [table.is_joker(Card(i)) for i in range(52)]
         self._least: dict[tuple[Naturals, int, int], int] = {}
         self._cover: dict[tuple[Naturals, int, int], bool] = {}
 
     def groups_with(self, naturals: Naturals, low: int,
                     stand_ins: int) -> Iterator[tuple[list[int], int, bool]]:
-        """Every group holding natural card ``low`` (the lowest one left) as
-        (its other natural cards, stand-ins used, pure?)."""
+        """Every group holding natural card ``low`` (the lowest one left), using at most
+        ``stand_ins``, as (its other natural cards, stand-ins used, pure?)."""
         rank, suit = low % 13 + 1, low // 13
         # Tunnela: three identical natural cards.
         if naturals[low] >= 3:
             yield [low, low], 0, True
         # Sequences: ``low`` in place ``rank`` (or 14 for an Ace high), other natural cards
         # of the suit in distinct places, stand-ins filling the gaps and maybe the ends.
-        # All cards below ``low`` are used up, so the others lie above it (or, for an Ace
+        # All cards below ``low`` are placed, so the others lie above it (or, for an Ace
         # high, below it).
         others = [r for r in range(2, 14) if r != rank and naturals[suit * 13 + r - 1] > 0]
         for start in ([1, 14] if rank == 1 else [rank]):
             for chosen in _spreads(start, others, stand_ins):
                 places = [start, *chosen]
                 span = max(places) - min(places) + 1
+                longest = (SPLIT_FREE if chosen or self.rules.joker_groups
+                           else LONGEST_SEQUENCE)
                 least = max(span - len(places), 3 - len(places), 0)
-                for used in range(least, min(stand_ins, LONGEST_SEQUENCE - len(places)) + 1):
+                for used in range(least, min(stand_ins, longest - len(places)) + 1):
                     yield [suit * 13 + r - 1 for r in chosen], used, used == 0
         # Sets: natural cards of ``rank`` in other suits, and stand-ins.
         suits = [s for s in range(4) if s != suit and naturals[s * 13 + rank - 1] > 0]
@@ -301,59 +314,87 @@ class _Search:
             left[i] -= 1
         return tuple(left)
 
+    def _to_come(self, naturals: Naturals) -> int:
+        """Joker cards not yet placed: the most stand-ins still to be cast."""
+        return sum(n for i, n in enumerate(naturals) if self.is_joker[i])
+
+    def _too_few_pure(self, naturals: Naturals, pure_missing: int) -> bool:
+        return pure_missing > 0 and self._pure_bound(naturals) < pure_missing
+
+    @staticmethod
+    def _pure_bound(naturals: Naturals) -> int:
+        """At most this many pure groups can still be made: each takes 3+ cards of one suit,
+        each of them three times over or in 3 consecutive places."""
+        bound = 0
+        for suit in range(4):
+            def held(place: int) -> int:      # place 1..14, Ace at 1 and 14
+                return naturals[suit * 13 + (place - 1) % 13]
+
+            useful = 0
+            for rank in range(1, 14):
+                places = (1, 14) if rank == 1 else (rank,)
+                if held(rank) >= 3 or any(
+                        held(start) and held(start + 1) and held(start + 2)
+                        for place in places for start in (place - 2, place - 1, place)
+                        if 1 <= start <= 12):
+                    useful += held(rank)
+            bound += useful // 3
+        return bound
+
     def least_loose(self, naturals: Naturals, stand_ins: int, pure_missing: int) -> int:
         """Least points left outside groups with ``pure_missing`` more pure groups made
-        (``INF`` if that many cannot be made). Spare stand-ins are loose, worth 0."""
+        (``INF`` if impossible). Spare stand-ins stay loose, worth 0."""
         key = (naturals, stand_ins, pure_missing)
         if key in self._least:
             return self._least[key]
+        to_come = self._to_come(naturals)
         low = next((i for i, n in enumerate(naturals) if n), None)
-        if low is None:
+        if stand_ins + to_come < 0 or self._too_few_pure(naturals, pure_missing):
+            best = INF
+        elif low is None:
             best = 0 if pure_missing == 0 else INF
         else:
-            best = self.points[low] + self.least_loose(
-                self._without(naturals, low, []), stand_ins, pure_missing)
-            for others, used, pure in self.groups_with(naturals, low, stand_ins):
-                if best == 0:
-                    break
+            best = INF
+            budget = stand_ins + to_come - self.is_joker[low]
+            for others, used, pure in self.groups_with(naturals, low, budget):
                 best = min(best, self.least_loose(self._without(naturals, low, others),
                                                   stand_ins - used,
                                                   max(0, pure_missing - pure)))
+                if best == 0:
+                    break
+            else:
+                rest = self._without(naturals, low, [])
+                if self.is_joker[low]:   # rather than loose: a spare stand-in is 0 points too
+                    best = min(best, self.least_loose(rest, stand_ins + 1, pure_missing))
+                else:
+                    best = min(best, self.points[low]
+                               + self.least_loose(rest, stand_ins, pure_missing))
         self._least[key] = best
         return best
 
     def can_cover(self, naturals: Naturals, stand_ins: int, pure_missing: int) -> bool:
-        """Whether every natural card and every stand-in can go into a group, with
-        ``pure_missing`` more pure groups made. Spare stand-ins need a joker group."""
+        """Whether every card can go into a group, with ``pure_missing`` more pure groups
+        made. Spare stand-ins must form a joker group."""
         key = (naturals, stand_ins, pure_missing)
         if key in self._cover:
             return self._cover[key]
+        to_come = self._to_come(naturals)
         low = next((i for i, n in enumerate(naturals) if n), None)
-        if low is None:
+        if stand_ins + to_come < 0 or self._too_few_pure(naturals, pure_missing):
+            ok = False
+        elif low is None:
             ok = pure_missing == 0 and (
                 stand_ins == 0 or (self.rules.joker_groups and stand_ins >= 3))
         else:
-            ok = any(self.can_cover(self._without(naturals, low, others), stand_ins - used,
-                                    max(0, pure_missing - pure))
-                     for others, used, pure in self.groups_with(naturals, low, stand_ins))
+            ok = self.is_joker[low] and self.can_cover(
+                self._without(naturals, low, []), stand_ins + 1, pure_missing)
+            budget = stand_ins + to_come - self.is_joker[low]
+            ok = ok or any(
+                self.can_cover(self._without(naturals, low, others), stand_ins - used,
+                               max(0, pure_missing - pure))
+                for others, used, pure in self.groups_with(naturals, low, budget))
         self._cover[key] = ok
         return ok
-
-
-def _roles(hand: Sequence[Card], table: Cut) -> Iterator[tuple[Naturals, int, int]]:
-    """Every way to cast the joker cards: (natural cards, stand-ins, printed-joker tunnelas)."""
-    held = Counter(hand)
-    suited_jokers = sorted(c for c in held if table.is_joker(c) and c != PRINTED_JOKER)
-    printed = held[PRINTED_JOKER]
-    for as_jokers in itertools.product(*(range(held[c] + 1) for c in suited_jokers)):
-        for tunnelas in range(printed // 3 + 1):
-            naturals = [0] * 52
-            for card, n in held.items():
-                if card != PRINTED_JOKER:
-                    naturals[card.index] = n
-            for card, k in zip(suited_jokers, as_jokers):
-                naturals[card.index] -= k
-            yield tuple(naturals), sum(as_jokers) + printed - 3 * tunnelas, tunnelas
 
 
 # --- RULES §5 and §7: the whole reading ---------------------------------------------------
@@ -383,10 +424,13 @@ def analyse(hand: Sequence[Card], cut: Card, rules: RuleSet) -> Reading:
     search = _Search(table, rules)
     need = rules.pure_groups_needed
 
+    naturals = tuple(held[Card(i)] for i in range(52))
+    printed = held[PRINTED_JOKER]
     option_a = False
     pure_save = INF
-    for naturals, stand_ins, jk_tunnelas in _roles(hand, table):
-        missing = max(0, need - jk_tunnelas)
+    # Printed jokers are stand-ins, except three that may form a tunnela (a pure group).
+    for jk_tunnelas in range(printed // 3 + 1):
+        stand_ins, missing = printed - 3 * jk_tunnelas, max(0, need - jk_tunnelas)
         option_a = option_a or search.can_cover(naturals, stand_ins, missing)
         pure_save = min(pure_save, search.least_loose(naturals, stand_ins, missing))
 

@@ -97,12 +97,22 @@ def _compositions(n: int, allowed: tuple[bool, bool, bool]) -> list[tuple[int, i
 
 @lru_cache(maxsize=None)
 def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
-                purity: bool, later: bool) -> tuple[SuitMove, ...]:
+                purity: bool, later: bool, joker_groups: bool) -> tuple[SuitMove, ...]:
     """Every way one suit can play the ``count`` copies at a position, given its open runs.
 
     ``later`` says whether the suit holds natural cards further up; if not, a joker that
     lengthens a complete run fills no gap and only serves to place spare jokers (Option A).
+
+    When jokers may form groups of their own, a joker card gains nothing by playing as
+    itself except in a pure group: anywhere else it can stand in for itself, and a group
+    whose only natural cards are jokers is a joker group. So joker cards then play as
+    themselves only in pure runs and tunnelas, and not at all once purity no longer matters.
     """
+    natural_only_pure = joker and joker_groups
+    original = count
+    if natural_only_pure and not purity and phase not in (LAST, CLOSE):
+        count = 0   # every copy plays as a joker (added back below)
+
     choices = []
     for k in _RUN_CLASSES:
         if phase == CLOSE or (phase == LAST and k in (LP3, LI3)):
@@ -111,10 +121,13 @@ def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
             allowed = (True, True, True)
         choices.append(_compositions(state[k], allowed))
     available = state[HIGH] if phase == LAST else count
+    spare = original if natural_only_pure and not purity and phase not in (LAST, CLOSE) else 0
     out: list[SuitMove] = []
     for moves in product(*choices):
         naturals = sum(m[0] for m in moves)
         if naturals > available or (phase == LAST and naturals != available):
+            continue
+        if natural_only_pure and phase != LAST and any(moves[k][0] for k in (I2, I3, LI3)):
             continue
         new = [0] * 8
         demand = pure = 0
@@ -137,6 +150,10 @@ def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
             out.append(SuitMove(st, 0, demand, pure, extends, moves, 0, False, 0, 0))
             continue
         new[HIGH] = state[HIGH]
+        if natural_only_pure and not purity:
+            st = tuple(new) if purity else _canonical(tuple(new))
+            out.append(SuitMove(st, 0, demand - spare, pure, extends, moves, 0, False, 0, spare))
+            continue
         for tunnela in (False, True):
             if tunnela and not (rest == 3 and count == 3):
                 continue
@@ -144,7 +161,8 @@ def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
             for new_runs in range(left + 1):
                 for reserve in range(left - new_runs + 1 if phase == FIRST and later else 1):
                     free = left - new_runs - reserve
-                    for as_jokers in range(free + 1 if joker else 1):
+                    for as_jokers in range(free if natural_only_pure else 0,
+                                           free + 1 if joker else 1):
                         st = list(new)
                         st[P1] += new_runs
                         st[HIGH] += reserve
@@ -319,6 +337,7 @@ class _Table:
         for s in range(4):
             later[s][1] = any(at[s][q] for q in range(max(2, 13 - most_jokers), 14))
         max_set = self.rules.max_set_size
+        joker_groups = self.rules.joker_groups
         for p in range(1, 16):
             phase = FIRST if p == 1 else LOWMARK if p == 3 else LAST if p == 14 \
                 else CLOSE if p == 15 else MID
@@ -344,7 +363,7 @@ class _Table:
                 for pkey, entries in stage.items():
                     done, rest, pure_done, pool, ext, purity = pkey  # type: ignore[misc]
                     for move in _suit_moves(rest[0], cnt[s], jok[s], phase,  # type: ignore[index]
-                                            purity, later[s][p]):
+                                            purity, later[s][p], joker_groups):
                         if move.extends and not exact:
                             continue
                         st = move.state
@@ -506,22 +525,29 @@ def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     need = rules.pure_groups_needed
     if max_pure_groups(counts) < need:
         return Solution(None, None, None)
-    zero = _Table(counts, jokers, rules, 0, True)
+
+    def finals(table: _Table) -> list[tuple[int, int, _Struct]]:
+        """(loose points, joker balance, state) of the complete arrangements found."""
+        return [(cost, balance, key) for key, entries in table.run().items() if key[4] >= need
+                for balance, cost, _ in entries if balance <= 0]
+
+    def places_jokers(balance: int) -> bool:
+        return balance == 0 or (balance <= -3 and rules.joker_groups)
+
+    zero = _Table(counts, jokers, rules, 0, False)
+    found = finals(zero)
+    if found:
+        # Nothing loose. Option A also needs every spare joker placed; a sweep that keeps
+        # the most spare jokers usually settles it, else an exact sweep tracks each balance.
+        proof = next(((b, k) for _, b, k in found if places_jokers(b)), None)
+        table_a = zero
+        if proof is None:
+            table_a = _Table(counts, jokers, rules, 0, True)
+            proof = next(((b, k) for _, b, k in finals(table_a) if places_jokers(b)), None)
+        _, balance, key = found[0]
+        return Solution(0, zero.rebuild(key, balance),
+                        table_a.rebuild(proof[1], proof[0]) if proof is not None else None)
     best: tuple[int, _Struct, int] | None = None
-    proof: tuple[_Struct, int] | None = None
-    for key, entries in zero.run().items():
-        if key[4] < need:
-            continue
-        for balance, _, _ in entries:
-            if balance > 0:
-                continue
-            best = best or (0, key, balance)
-            if balance == 0 or (balance <= -3 and rules.joker_groups):
-                proof = (key, balance)
-                break
-    option_a = zero.rebuild(*proof) if proof is not None else None
-    if best is not None:
-        return Solution(0, zero.rebuild(best[1], best[2]), option_a)
     limit = (1 << 30) if bound is None else bound
     for step in (*(b for b in _BOUNDS if b < limit), limit):
         table = _Table(counts, jokers, rules, step, False)

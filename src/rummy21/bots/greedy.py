@@ -1,0 +1,145 @@
+"""A one-ply greedy bot built on the solver (through :func:`~rummy21.bots.evaluate.penalty_after`).
+
+* Draw: take the open card only when, with the best discard after it, the hand's penalty goes
+  down (or it becomes a valid declaration); otherwise draw from the stock.
+* Then declare as soon as some card can be finished with a valid declaration; otherwise discard
+  the non-joker card whose removal leaves the lowest penalty (ties: the higher-point card).
+* Drop, before drawing, when the hand is hopeless — no pure-group save, no three-card pure run
+  or tunnela in sight, at most one joker, a high penalty — and the drop costs less than the
+  expected loss (the penalty times the chance that one of the others wins first).
+
+>>> from rummy21.game import Table
+>>> bot = GreedyBot()
+>>> [str(bot.choose(t.view(0), t.legal_actions()))
+...  for t in (Table(players=2, seed=1), Table(players=2, seed=2), Table(players=2, seed=4))]
+['draw stock', 'draw open', 'drop']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummy21.bots.evaluate import Reading, penalty_after
+from rummy21.cards import TYPE_COUNT, Card, counts_of
+from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
+from rummy21.game.settlement import Standing
+from rummy21.game.view import View
+from rummy21.jokers import Jokers
+from rummy21.ruleset import RuleSet
+
+
+def pure_runs(counts: Sequence[int]) -> int:
+    """Three-card pure runs (Ace low or high) and tunnelas the cards already hold, greedily.
+
+    >>> from rummy21.cards import parse_cards
+    >>> pure_runs(counts_of(parse_cards("QS KS AS 5H 5H 5H 9D 10D")))
+    2
+    """
+    found = sum(n // 3 for n in counts)
+    for suit in range(4):
+        present = [counts[suit * 13 + r] > 0 for r in range(13)] + [counts[suit * 13] > 0]
+        run = 0
+        for here in present:
+            run = run + 1 if here else 0
+            if run == 3:
+                found += 1
+                run = 0
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """The card to let go from 22 cards, and the 21-card hand it leaves."""
+
+    card: Card
+    reading: Reading
+    declare: bool
+    """Whether the 21 cards left are a valid declaration (so: finish with ``card``)."""
+
+
+def best_release(counts: Sequence[int], blocked: Card | None, jokers: Jokers,
+                 rules: RuleSet) -> Release:
+    """The best card to discard or finish with from the 22-card hand ``counts``.
+
+    A valid declaration first (lowest penalty, then earliest card); else the non-joker card
+    whose removal leaves the lowest penalty, ties to the higher-point card, then the earliest.
+    ``blocked`` (the card just taken from the open pile) is never chosen.
+
+    >>> from rummy21.cards import parse_cards
+    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH")
+    >>> release = best_release(counts_of(hand), None, Jokers.from_cut(Card.parse("7D")), RuleSet())
+    >>> str(release.card), release.declare, release.reading.points
+    ('KH', True, 0)
+    """
+    work = list(counts)
+    cut = jokers.cut
+    best: tuple[tuple[int, int, int], Card, Reading] | None = None
+    finish: tuple[tuple[int, int], Card, Reading] | None = None
+    for index in range(TYPE_COUNT):
+        if not work[index] or (blocked is not None and index == blocked.index):
+            continue
+        card = Card(index)
+        work[index] -= 1
+        reading = penalty_after(work, cut, rules)
+        work[index] += 1
+        if reading.valid and (finish is None or (reading.points, index) < finish[0]):
+            finish = ((reading.points, index), card, reading)
+        if jokers.is_joker(card):
+            continue   # jokers count 0 and fill any group: never thrown away
+        key = (reading.points, -card.points, index)
+        if best is None or key < best[0]:
+            best = (key, card, reading)
+    if finish is not None:
+        return Release(finish[1], finish[2], True)
+    if best is None:   # nothing but jokers (and the blocked card) to let go
+        index = next(i for i in range(TYPE_COUNT)
+                     if work[i] and (blocked is None or i != blocked.index))
+        work[index] -= 1
+        return Release(Card(index), penalty_after(work, cut, rules), False)
+    return Release(best[1], best[2], False)
+
+
+class GreedyBot:
+    """Minimises its penalty one turn at a time; see the module docstring."""
+
+    name = "greedy"
+
+    def __init__(self, hopeless_points: int = 80) -> None:
+        self.hopeless_points = hopeless_points
+
+    def _should_drop(self, view: View, counts: list[int], now: Reading) -> bool:
+        me = view.seats[view.seat]
+        cost = view.rules.first_drop if me.played == 0 else view.rules.middle_drop
+        if now.pure or now.points < self.hopeless_points:
+            return False
+        if pure_runs(counts) or sum(n for i, n in enumerate(counts)
+                                    if n and view.jokers.is_joker(Card(i))) > 1:
+            return False
+        others = sum(1 for s in view.seats
+                     if s.seat != view.seat and s.standing is Standing.ACTIVE)
+        expected_loss = now.points * others / (others + 1)
+        return expected_loss > cost
+
+    def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
+        rules, jokers = view.rules, view.jokers
+        counts = counts_of(view.hand)
+        if any(isinstance(a, Draw) for a in legal_actions):
+            now = penalty_after(counts, jokers.cut, rules)
+            if Drop() in legal_actions and self._should_drop(view, counts, now):
+                return Drop()
+            top = view.top
+            if top is not None and Draw(Source.OPEN) in legal_actions:
+                counts[top.card.index] += 1
+                blocked = None if rules.discard_taken_card else top.card
+                after = best_release(counts, blocked, jokers, rules)
+                if after.declare or after.reading.points < now.points:
+                    return Draw(Source.OPEN)
+            return Draw(Source.STOCK)
+        blocked = view.drawn if view.drawn_from is Source.OPEN \
+            and not rules.discard_taken_card else None
+        release = best_release(counts, blocked, jokers, rules)
+        action: Action = Declare(release.card) if release.declare else Discard(release.card)
+        if action in legal_actions:
+            return action
+        return next(a for a in legal_actions if isinstance(a, Discard))

@@ -1,0 +1,118 @@
+"""``rummy21 simulate``: bots play many deals; one JSON object per deal and a summary.
+
+The same arguments always print the same bytes: deal seeds come from ``--seed`` and random
+bots are seeded from it too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table as RichTable
+
+from rummy21.bots import make_bots, parse_bot_names, play_deal
+from rummy21.cli import app
+from rummy21.game.match import DealRecord, Match
+from rummy21.ruleset import RuleSet
+
+DEFAULT_TURN_LIMIT = 500
+
+
+def simulate(players: int, deals: int, seed: int, bots: list[str], rules: RuleSet
+             ) -> Iterator[DealRecord]:
+    """Play ``deals`` deals of a seeded match with ``bots`` and yield each deal's record.
+
+    >>> rules = RuleSet().with_(turn_limit=20)
+    >>> [r.to_dict()["turns"] <= 20 for r in simulate(3, 2, 1, ["random"] * 3, rules)]
+    [True, True]
+    """
+    match = Match(players, rules, seed=seed)
+    players_bots = make_bots(bots, seed=seed)
+    for _ in range(deals):
+        table = match.new_deal()
+        play_deal(table, players_bots)
+        yield match.record(table)
+
+
+def summary(records: list[DealRecord], players: int, bots: list[str], rules: RuleSet,
+            seed: int) -> dict[str, Any]:
+    """Totals, wins, mean score per deal and how deals ended."""
+    totals = [sum(r.scores[s] for r in records) for s in range(players)]
+    wins = [sum(1 for r in records if r.winner == s) for s in range(players)]
+    reasons = Counter(r.reason.value for r in records)
+    count = len(records)
+    return {"summary": {
+        "deals": count, "players": players, "bots": bots, "rules": rules.name, "seed": seed,
+        "turn_limit": rules.turn_limit, "totals": totals, "wins": wins,
+        "mean_scores": [round(t / count, 3) if count else 0.0 for t in totals],
+        "reasons": {k: reasons.get(k, 0) for k in ("declared", "last_active", "wash")},
+        "mean_turns": round(sum(r.turns for r in records) / count, 3) if count else 0.0,
+    }}
+
+
+@app.command("simulate")
+def simulate_command(
+    players: int = typer.Option(4, "--players", "-p", help="Seats at the table (2-6)."),
+    deals: int = typer.Option(10, "--deals", "-k", help="Number of deals to play."),
+    seed: int = typer.Option(0, "--seed", help="Match seed: same seed, same output."),
+    bots: str = typer.Option("random", "--bots",
+                             help="Comma-separated bots by seat, repeated to fill the table: "
+                                  "greedy, random."),
+    turn_limit: Optional[int] = typer.Option(
+        None, "--turn-limit", help=f"Turns before a deal is a wash (default {DEFAULT_TURN_LIMIT}"
+                                   " unless the rule set has one; 0 for none)."),
+    rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per deal, then a "
+                                                       "summary line."),
+) -> None:
+    """Let bots play DEALS deals and report how each ended and the scores."""
+    err = Console(stderr=True)
+    try:
+        rule_set = RuleSet.preset(rules)
+        limit = turn_limit if turn_limit is not None else \
+            (rule_set.turn_limit or DEFAULT_TURN_LIMIT)
+        rule_set = rule_set.with_(turn_limit=limit or None)
+        if not rule_set.min_players <= players <= rule_set.max_players:
+            raise ValueError(f"--players must be {rule_set.min_players} to "
+                             f"{rule_set.max_players}, not {players}")
+        if deals < 0:
+            raise ValueError("--deals must be 0 or more")
+        names = parse_bot_names(bots, players)
+    except ValueError as error:
+        err.print(f"error: {error}")
+        raise typer.Exit(2)
+    records: list[DealRecord] = []
+    runs = simulate(players, deals, seed, names, rule_set)
+    if as_json:
+        for record in runs:
+            records.append(record)
+            print(json.dumps(record.to_dict()), flush=True)
+        print(json.dumps(summary(records, players, names, rule_set, seed)))
+        return
+    with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task("deals", total=deals)
+        for record in runs:
+            records.append(record)
+            progress.advance(task)
+    _print_summary(summary(records, players, names, rule_set, seed)["summary"])
+
+
+def _print_summary(data: dict[str, Any]) -> None:
+    out = Console(highlight=False)
+    reasons = data["reasons"]
+    out.print(f"{data['deals']} deals, rules {data['rules']}, seed {data['seed']}, turn limit "
+              f"{data['turn_limit']}: {reasons['declared']} declared, {reasons['last_active']} "
+              f"won by the last active player, {reasons['wash']} washed; "
+              f"{data['mean_turns']} turns a deal on average")
+    table = RichTable("seat", "bot", "wins", "total", "mean per deal")
+    for seat, bot in enumerate(data["bots"]):
+        table.add_row(str(seat), bot, str(data["wins"][seat]), str(data["totals"][seat]),
+                      f"{data['mean_scores'][seat]:+.2f}")
+    out.print(table)

@@ -1,0 +1,26 @@
+"""The game engine: a table state machine for one deal, its events, views and a match.
+
+>>> from rummy21.game import Table
+>>> Table(players=4, seed=3).turn
+0
+"""
+
+from rummy21.game.actions import (Action, Declare, Discard, Draw, Drop, Source, TimeOut,
+                                  parse_action)
+from rummy21.game.errors import GameError, IllegalActionError, ReplayError, SetupError
+from rummy21.game.events import (DealEnded, DealStarted, Declared, Discarded, DropKind, Dropped,
+                                  Drew, EndReason, Event, Reshuffled, TimedOut)
+from rummy21.game.log import dump_log, load_log
+from rummy21.game.match import DealRecord, Match
+from rummy21.game.settlement import SeatResult, Settlement, Standing
+from rummy21.game.table import Table
+from rummy21.game.view import OpenCard, Phase, PublicEvent, SeatInfo, View
+
+__all__ = [
+    "Action", "Declare", "Discard", "Draw", "Drop", "Source", "TimeOut", "parse_action",
+    "GameError", "IllegalActionError", "ReplayError", "SetupError",
+    "DealEnded", "DealStarted", "Declared", "Discarded", "DropKind", "Dropped", "Drew",
+    "EndReason", "Event", "Reshuffled", "TimedOut", "dump_log", "load_log",
+    "DealRecord", "Match", "SeatResult", "Settlement", "Standing", "Table",
+    "OpenCard", "Phase", "PublicEvent", "SeatInfo", "View",
+]

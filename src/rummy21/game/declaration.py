@@ -1,0 +1,67 @@
+"""Judging a declaration (RULES §5): the 21 shown cards, or the groups as the player laid them.
+
+>>> from rummy21.cards import parse_cards
+>>> from rummy21.jokers import Jokers
+>>> from rummy21.ruleset import Judging, RuleSet
+>>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+>>> v = judge(hand, None, Jokers.from_cut(parse_cards("7D")[0]), RuleSet())
+>>> v.valid, v.option
+(True, 'A')
+>>> v = judge(hand, [hand[:4]], Jokers.from_cut(parse_cards("7D")[0]),
+...           RuleSet(judging=Judging.AS_SHOWN))
+>>> v.valid, v.layout is not None and v.layout.reasons[0]
+(False, '1 pure group(s) shown; Option A needs 3')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummy21.analysis import Analysis, LayoutCheck, analyze_counts, check_layout
+from rummy21.cards import Card, counts_of
+from rummy21.jokers import Jokers
+from rummy21.ruleset import Judging, RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether a declaration is valid, by which option, and the analysis behind it."""
+
+    valid: bool
+    option: str | None
+    analysis: Analysis
+    """The 21 cards, auto-arranged."""
+    layout: LayoutCheck | None
+    """The submitted layout, judged group by group (when groups were given or judged as shown)."""
+
+
+def remainder(cards: Sequence[Card], groups: Sequence[Sequence[Card]]) -> list[Card] | None:
+    """``cards`` minus every card of ``groups``, or ``None`` if the groups use a card not there."""
+    counts = counts_of(cards)
+    for group in groups:
+        for card in group:
+            counts[card.index] -= 1
+            if counts[card.index] < 0:
+                return None
+    return [Card(i) for i, n in enumerate(counts) for _ in range(n)]
+
+
+def judge(cards: Sequence[Card], groups: Sequence[Sequence[Card]] | None, jokers: Jokers,
+          rules: RuleSet) -> Verdict:
+    """Judge 21 shown ``cards`` with an optional layout ``groups`` (a subset of ``cards``).
+
+    With ``rules.judging == "as_shown"`` and no layout, the solver's own arrangement is shown.
+    """
+    if groups is None and rules.judging != Judging.AS_SHOWN:
+        analysis = analyze_counts(counts_of(cards), jokers, rules)
+        return Verdict(analysis.valid, analysis.options[0] if analysis.options else None,
+                       analysis, None)
+    if groups is None:
+        auto = analyze_counts(counts_of(cards), jokers, rules)
+        groups = [g.cards for g in auto.groups]
+    loose = remainder(cards, groups)
+    if loose is None:
+        raise ValueError("the layout shows cards that are not in the hand")
+    check = check_layout([tuple(g) for g in groups], jokers.cut, rules, loose)
+    return Verdict(check.valid, check.option, check.analysis, check)

@@ -1,0 +1,156 @@
+"""What one seat may see (OpenSpiel's per-player observation): its own hand and public facts.
+
+A :class:`View` holds the seat's own cards, the open pile (who discarded each card), what
+happened in public (cards taken from the open pile, discards, drops, reshuffles — never a card
+drawn from the stock), every seat's card count and standing, the stock size, the cut card and
+its jokers, and the deal scores once the deal is over. Nothing else: tests check that no view
+reveals another hand or the stock.
+
+>>> from rummy21.game.table import Table
+>>> view = Table(players=3, seed=7).view(0)
+>>> len(view.hand), view.stock_size, [s.cards for s in view.seats]
+(21, 95, [21, 21, 21])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from rummy21.cards import Card
+from rummy21.game.actions import Source
+from rummy21.game.events import (DealEnded, DealStarted, Declared, Discarded, DropKind, Dropped,
+                                  Drew, Event, Reshuffled, TimedOut)
+from rummy21.game.settlement import Standing
+from rummy21.jokers import Jokers
+from rummy21.ruleset import RuleSet
+
+
+class Phase(StrEnum):
+    """What the player in turn must do next."""
+
+    DRAW = "draw"
+    """Draw (stock or open pile) or drop."""
+    DISCARD = "discard"
+    """Discard or declare."""
+    OVER = "over"
+    """The deal has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenCard:
+    """A card of the open pile and the seat that discarded it (``None``: the first open card)."""
+
+    card: Card
+    discarded_by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """The public facts about one seat."""
+
+    seat: int
+    cards: int
+    standing: Standing
+    drop: DropKind | None
+    played: int
+    timeouts: int
+
+
+@dataclass(frozen=True, slots=True)
+class PublicEvent:
+    """One event as every seat sees it (a card drawn from the stock stays hidden)."""
+
+    action: str
+    seat: int | None = None
+    card: Card | None = None
+    detail: str | None = None
+    number: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "seat": self.seat,
+                "card": None if self.card is None else str(self.card),
+                "detail": self.detail, "number": self.number}
+
+
+def public_event(event: Event) -> PublicEvent:
+    """The public face of an event record."""
+    if isinstance(event, DealStarted):
+        return PublicEvent("dealt", None, event.open_card, str(event.cut), event.players)
+    if isinstance(event, Drew):
+        card = event.card if event.source is Source.OPEN else None
+        return PublicEvent("drew", event.seat, card, event.source.value)
+    if isinstance(event, Reshuffled):
+        return PublicEvent("reshuffled", event.seat, None, None, len(event.cards))
+    if isinstance(event, Discarded):
+        return PublicEvent("discarded", event.seat, event.card, "forced" if event.forced else None)
+    if isinstance(event, Declared):
+        if event.valid:
+            return PublicEvent("declared", event.seat, None, event.option)
+        return PublicEvent("declared_wrongly", event.seat)
+    if isinstance(event, Dropped):
+        return PublicEvent("dropped", event.seat, None, event.drop.value, event.points)
+    if isinstance(event, TimedOut):
+        return PublicEvent("timed_out", event.seat, None, None, event.consecutive)
+    assert isinstance(event, DealEnded)
+    return PublicEvent("deal_ended", event.winner, None, event.reason.value, event.turns)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything ``seat`` may know about the deal, and nothing more."""
+
+    seat: int
+    players: int
+    dealer: int
+    rules: RuleSet
+    jokers: Jokers
+    turn: int | None
+    """The seat to act (``None`` once the deal is over)."""
+    phase: Phase
+    hand: tuple[Card, ...]
+    """Own cards, in canonical order."""
+    drawn: Card | None
+    """During own turn, after drawing: the card drawn."""
+    drawn_from: Source | None
+    stock_size: int
+    open_pile: tuple[OpenCard, ...]
+    """Bottom first; the last entry is the top card."""
+    seats: tuple[SeatInfo, ...]
+    history: tuple[PublicEvent, ...]
+    turns: int
+    """Turns completed in this deal."""
+    scores: tuple[int, ...] | None
+    """Deal scores, once the deal is over."""
+
+    @property
+    def cut(self) -> Card:
+        return self.jokers.cut
+
+    @property
+    def top(self) -> OpenCard | None:
+        return self.open_pile[-1] if self.open_pile else None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "players": self.players, "dealer": self.dealer,
+            "rules": self.rules.name, "jokers": self.jokers.to_dict(),
+            "turn": self.turn, "phase": self.phase.value,
+            "hand": [str(c) for c in self.hand],
+            "drawn": None if self.drawn is None else str(self.drawn),
+            "drawn_from": None if self.drawn_from is None else self.drawn_from.value,
+            "stock_size": self.stock_size,
+            "open_pile": [{"card": str(o.card), "discarded_by": o.discarded_by}
+                          for o in self.open_pile],
+            "seats": [{"seat": s.seat, "cards": s.cards, "standing": s.standing.value,
+                       "drop": s.drop.value if s.drop else None, "played": s.played,
+                       "timeouts": s.timeouts} for s in self.seats],
+            "history": [e.to_dict() for e in self.history],
+            "turns": self.turns,
+            "scores": None if self.scores is None else list(self.scores),
+        }
