@@ -95,39 +95,48 @@ def _compositions(n: int, allowed: tuple[bool, bool, bool]) -> list[tuple[int, i
     return out
 
 
+# How the copies at a position may play (see _suit_moves).
+NATURAL, EITHER, PURE_ONLY, TUNNELA_ONLY, JOKER_ONLY = range(5)
+
+
 @lru_cache(maxsize=None)
-def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
-                purity: bool, later: bool, joker_groups: bool) -> tuple[SuitMove, ...]:
+def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
+                purity: bool, later: bool) -> tuple[SuitMove, ...]:
     """Every way one suit can play the ``count`` copies at a position, given its open runs.
+
+    ``role`` says how the copies may play: ``NATURAL`` (not joker cards) or ``EITHER``
+    (joker cards when jokers may not form groups of their own). When they may, a joker card
+    gains nothing by playing as itself outside a pure group — it can stand in for itself,
+    and a group whose natural cards are all jokers is a joker group — so it plays as itself
+    only in pure runs and tunnelas (``PURE_ONLY``), only in a tunnela where no pure run of
+    three could hold it (``TUNNELA_ONLY``), and never once purity no longer matters
+    (``JOKER_ONLY``).
 
     ``later`` says whether the suit holds natural cards further up; if not, a joker that
     lengthens a complete run fills no gap and only serves to place spare jokers (Option A).
-
-    When jokers may form groups of their own, a joker card gains nothing by playing as
-    itself except in a pure group: anywhere else it can stand in for itself, and a group
-    whose only natural cards are jokers is a joker group. So joker cards then play as
-    themselves only in pure runs and tunnelas, and not at all once purity no longer matters.
+    At position 1 it says whether keeping Aces for Ace-high runs can help.
     """
-    natural_only_pure = joker and joker_groups
-    original = count
-    if natural_only_pure and not purity and phase not in (LAST, CLOSE):
-        count = 0   # every copy plays as a joker (added back below)
-
+    joker = role != NATURAL
+    fixed = 0                        # copies that can only be jokers
+    if phase not in (LAST, CLOSE) and (role == JOKER_ONLY or (
+            role == TUNNELA_ONLY and count != 3)):
+        fixed, count = count, 0
     choices = []
     for k in _RUN_CLASSES:
         if phase == CLOSE or (phase == LAST and k in (LP3, LI3)):
             allowed = (False, False, True)
+        elif role == TUNNELA_ONLY and phase != LAST:
+            allowed = (False, True, True)
         else:
             allowed = (True, True, True)
         choices.append(_compositions(state[k], allowed))
     available = state[HIGH] if phase == LAST else count
-    spare = original if natural_only_pure and not purity and phase not in (LAST, CLOSE) else 0
     out: list[SuitMove] = []
     for moves in product(*choices):
         naturals = sum(m[0] for m in moves)
         if naturals > available or (phase == LAST and naturals != available):
             continue
-        if natural_only_pure and phase != LAST and any(moves[k][0] for k in (I2, I3, LI3)):
+        if role == PURE_ONLY and phase != LAST and any(moves[k][0] for k in (I2, I3, LI3)):
             continue
         new = [0] * 8
         demand = pure = 0
@@ -150,26 +159,25 @@ def _suit_moves(state: tuple[int, ...], count: int, joker: bool, phase: int,
             out.append(SuitMove(st, 0, demand, pure, extends, moves, 0, False, 0, 0))
             continue
         new[HIGH] = state[HIGH]
-        if natural_only_pure and not purity:
-            st = tuple(new) if purity else _canonical(tuple(new))
-            out.append(SuitMove(st, 0, demand - spare, pure, extends, moves, 0, False, 0, spare))
-            continue
         for tunnela in (False, True):
             if tunnela and not (rest == 3 and count == 3):
                 continue
             left = rest - 3 * tunnela
-            for new_runs in range(left + 1):
-                for reserve in range(left - new_runs + 1 if phase == FIRST and later else 1):
+            starts = 0 if role == TUNNELA_ONLY else left
+            for new_runs in range(starts + 1):
+                keep = left - new_runs if phase == FIRST and later and role in (
+                    NATURAL, EITHER, PURE_ONLY) else 0
+                for reserve in range(keep + 1):
                     free = left - new_runs - reserve
-                    for as_jokers in range(free if natural_only_pure else 0,
-                                           free + 1 if joker else 1):
+                    lowest = free if role in (PURE_ONLY, TUNNELA_ONLY) else 0
+                    for as_jokers in range(lowest, free + 1 if joker else 1):
                         st = list(new)
                         st[P1] += new_runs
                         st[HIGH] += reserve
                         key = tuple(st) if purity else _canonical(tuple(st))
-                        out.append(SuitMove(key, free - as_jokers, demand - as_jokers,
+                        out.append(SuitMove(key, free - as_jokers, demand - as_jokers - fixed,
                                             pure + tunnela, extends, moves, new_runs,
-                                            tunnela, reserve, as_jokers))
+                                            tunnela, reserve, as_jokers + fixed))
     return tuple(out)
 
 
@@ -336,6 +344,15 @@ class _Table:
         most_jokers = printed + sum(n for i, n in enumerate(counts[:JOKER_INDEX]) if mask[i])
         for s in range(4):
             later[s][1] = any(at[s][q] for q in range(max(2, 13 - most_jokers), 14))
+        # Whether a card at a position could sit in a pure run of three (naturals around it);
+        # Aces, all decided at position 1, may also end Q-K-A.
+        line = [[at[s][p] if p <= 13 else at[s][1] if p == 14 else 0 for p in range(17)]
+                for s in range(4)]
+        pure_ok = [[any(1 <= w and w + 2 <= 14 and all(line[s][q] for q in (w, w + 1, w + 2)
+                                                      if q != p)
+                        for w in (p - 2, p - 1, p)) or (p == 1 and line[s][12] and line[s][13])
+                    for p in range(16)] for s in range(4)]
+        ahead = _loose_ahead(counts, mask)
         max_set = self.rules.max_set_size
         joker_groups = self.rules.joker_groups
         for p in range(1, 16):
@@ -362,8 +379,16 @@ class _Table:
                 nxt_stage: dict[tuple[object, ...], list[_Entry]] = {}
                 for pkey, entries in stage.items():
                     done, rest, pure_done, pool, ext, purity = pkey  # type: ignore[misc]
-                    for move in _suit_moves(rest[0], cnt[s], jok[s], phase,  # type: ignore[index]
-                                            purity, later[s][p], joker_groups):
+                    if not jok[s]:
+                        role = NATURAL
+                    elif not joker_groups:
+                        role = EITHER
+                    elif not purity:
+                        role = JOKER_ONLY
+                    else:
+                        role = PURE_ONLY if pure_ok[s][p] else TUNNELA_ONLY
+                    for move in _suit_moves(rest[0], cnt[s], role, phase,  # type: ignore[index]
+                                            purity, later[s][p]):
                         if move.extends and not exact:
                             continue
                         st = move.state
@@ -411,7 +436,7 @@ class _Table:
                         if total + owed > limit:
                             continue
                         cost = loose + split.loose_points
-                        if cost > bound or ((split.extension or ext) and not exact):
+                        if cost + ahead[p] > bound or ((split.extension or ext) and not exact):
                             continue
                         if target is None:
                             target = nxt.setdefault(new_key, [])  # type: ignore[arg-type]
@@ -509,6 +534,37 @@ class _Table:
         return Arrangement(tuple(built), tuple(sorted(loose + spare)))
 
 
+def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...]) -> list[int]:
+    """For each position, a lower bound on the points left loose among the cards after it.
+
+    A card is *isolated* if no other card of its suit lies within two places of it and no
+    card of its rank in another suit (and it is not one of three copies). A group holding
+    an isolated card holds two jokers next to it, and a run holding ``k`` of them at least
+    ``2 (k - 1)`` jokers, so ``J`` joker cards can save at most ``J // 2 + 1`` isolated cards
+    (none if ``J < 2``): the rest are loose whatever the arrangement.
+    """
+    jokers = sum(n for i, n in enumerate(counts) if mask[i])
+    saved = jokers // 2 + 1 if jokers >= 2 else 0
+    isolated: list[tuple[int, int]] = []       # (position, points)
+    for i in range(JOKER_INDEX):
+        if not counts[i] or mask[i] or counts[i] == 3:
+            continue
+        suit, rank = divmod(i, 13)
+        rank += 1
+        if any(counts[t * 13 + rank - 1] for t in range(4) if t != suit):
+            continue
+        places = {rank, 14} if rank == 1 else {rank}
+        near = {q for p in places for q in range(p - 2, p + 3) if 1 <= q <= 14 and q not in places}
+        if any(counts[suit * 13 + (q - 1) % 13] for q in near):
+            continue
+        isolated.extend([(rank, Card(i).points)] * counts[i])
+    bound = [0] * 17
+    for p in range(16):
+        points = sorted((pts for pos, pts in isolated if pos > p), reverse=True)
+        bound[p] = sum(points[saved:])
+    return bound
+
+
 #: Loose-point bounds tried in turn for the pure save: cheap passes first.
 _BOUNDS = (12, 40)
 
@@ -534,6 +590,9 @@ def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     def places_jokers(balance: int) -> bool:
         return balance == 0 or (balance <= -3 and rules.joker_groups)
 
+    shortcut = _abundant(counts, jokers, rules)
+    if shortcut is not None:
+        return Solution(0, shortcut, shortcut)
     zero = _Table(counts, jokers, rules, 0, False)
     found = finals(zero)
     if found:
@@ -560,6 +619,134 @@ def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         if best is not None:
             return Solution(best[0], table.rebuild(best[1], best[2]), None)
     return Solution(None, None, None)
+
+
+def _abundant(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Arrangement | None:
+    """Option A by a shortcut, when jokers are plentiful; ``None`` if it does not apply.
+
+    Pick enough pure groups ``G`` and give every other natural card two jokers (a padded
+    run). That works when ``J' >= 2 |R|`` (``J'`` the joker cards outside ``G``, ``R`` the
+    natural cards outside it); a spare joker then lengthens a padded run, or three or more
+    form a joker group. Each non-joker card in ``G`` adds 2 to ``J' - 2|R|`` and each joker
+    card in it takes 1 away, so ``G`` is chosen per suit to weigh the most. The shortcut
+    proves Option A; when it fails, the sweep decides.
+    """
+    need, mask = rules.pure_groups_needed, jokers.joker_mask
+    printed = counts[JOKER_INDEX]
+    table: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {0: (0, ())}
+    for s in range(4):
+        ranks = tuple(counts[s * 13:s * 13 + 13])
+        weights = tuple(-1 if mask[s * 13 + r] else 2 for r in range(13))
+        merged: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
+        for k1, (w1, g1) in table.items():
+            for k2, (w2, g2) in _suit_cores(ranks, weights, need).items():
+                k = min(need, k1 + k2)
+                groups = g1 + tuple(tuple(s * 13 + (p - 1) % 13 for p in g) for g in g2)
+                if k not in merged or w1 + w2 > merged[k][0]:
+                    merged[k] = (w1 + w2, groups)
+        table = merged
+    best: tuple[int, tuple[tuple[int, ...], ...]] | None = None
+    for tunnelas in range(printed // 3 + 1):
+        for k, (w, g) in table.items():
+            if min(need, k + tunnelas) == need and (best is None or w - 3 * tunnelas > best[0]):
+                best = (w - 3 * tunnelas, g + ((JOKER_INDEX,) * 3,) * tunnelas)
+    if best is None:
+        return None
+    left = list(counts)
+    for group in best[1]:
+        for i in group:
+            left[i] -= 1
+    spare = [Card(i) for i, n in enumerate(left) for _ in range(n) if mask[i]]
+    naturals = [Card(i) for i, n in enumerate(left) for _ in range(n) if not mask[i]]
+    # Two natural cards a joker can join into a group need one joker, not four: pair greedily.
+    pairs: list[tuple[Card, ...]] = []
+    single: list[Card] = []
+    for card in naturals:
+        mate = next((m for m in single if _one_joker_apart(m, card)), None)
+        if mate is None:
+            single.append(card)
+        else:
+            single.remove(mate)
+            pairs.append((mate, card))
+    if len(spare) < len(pairs) + 2 * len(single):
+        return None
+    groups = [("pure", tuple(Card(i) for i in g)) for g in best[1]]
+    for pair in pairs:
+        groups.append(("sequence", pair + (spare.pop(),)))
+    for card in single:
+        groups.append(("sequence", (card, spare.pop(), spare.pop())))
+    if spare:
+        if len(spare) >= 3 and rules.joker_groups:
+            groups.append(("joker_group", tuple(spare)))
+        elif single and len(spare) <= MAX_RUN - 3:
+            groups[-1] = ("sequence", groups[-1][1] + tuple(spare))
+        else:
+            return None
+    return Arrangement(tuple(groups), ())
+
+
+MAX_RUN = 13
+
+
+def _one_joker_apart(a: Card, b: Card) -> bool:
+    """Whether natural cards ``a`` and ``b`` plus one joker make a group of three."""
+    if a.rank == b.rank:
+        return a.suit != b.suit
+    if a.suit != b.suit:
+        return False
+    gap = abs(a.rank - b.rank)
+    return gap <= 2 or (1 in (a.rank, b.rank) and 14 - max(a.rank, b.rank) <= 2)
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_cores(ranks: tuple[int, ...], weights: tuple[int, ...],
+                need: int) -> dict[int, tuple[int, tuple[tuple[int, ...], ...]]]:
+    """The heaviest ``k`` disjoint pure groups of one suit, for each ``k`` up to ``need``.
+
+    Groups are tuples of positions (1 = Ace low .. 14 = Ace high); ``k == need`` means at least.
+    """
+    best: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
+    aces = ranks[0]
+    line_weights = weights + (weights[0],)
+    for low in range(aces + 1):
+        line = (low,) + ranks[1:] + (aces - low,)
+        for k, found in _line_cores(line, line_weights, need).items():
+            if k not in best or found[0] > best[k][0]:
+                best[k] = found
+    return best
+
+
+@lru_cache(maxsize=1 << 16)
+def _line_cores(line: tuple[int, ...], weights: tuple[int, ...],
+                need: int) -> dict[int, tuple[int, tuple[tuple[int, ...], ...]]]:
+    i = next((q for q, n in enumerate(line) if n), None)
+    if i is None:
+        return {0: (0, ())}
+    out: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
+
+    def offer(rest: list[int], group: tuple[int, ...] | None) -> None:
+        gain = sum(weights[q - 1] for q in group) if group else 0
+        for k, (w, groups) in _line_cores(tuple(rest), weights, need).items():
+            k2 = min(need, k + (group is not None))
+            if k2 not in out or w + gain > out[k2][0]:
+                out[k2] = (w + gain, groups + ((group,) if group else ()))
+
+    rest = list(line)
+    rest[i] -= 1
+    offer(rest, None)                                     # this copy stays out of G
+    if line[i] == 3:
+        rest = list(line)
+        rest[i] = 0
+        offer(rest, (i + 1,) * 3)                         # a tunnela
+    end = i
+    while end < len(line) and line[end] and end - i < MAX_RUN:
+        end += 1
+        if end - i >= 3:                                   # a pure run i+1 .. end
+            rest = list(line)
+            for q in range(i, end):
+                rest[q] -= 1
+            offer(rest, tuple(range(i + 1, end + 1)))
+    return out
 
 
 def max_pure_groups(counts: Sequence[int]) -> int:
