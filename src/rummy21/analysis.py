@@ -17,7 +17,7 @@ from rummy21.cards import JOKER_INDEX, TYPE_COUNT, Card, CardError, check_copies
 from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DubleeSave, RuleSet
-from rummy21.solver import Arrangement, solve
+from rummy21.solver import Arrangement, max_pure_groups, solve
 
 OPTIONS = ("A", "B", "C", "D")
 CLASSIC = RuleSet()
@@ -112,14 +112,22 @@ def analyze(cards: Sequence[Card] | str | Iterable[str], cut: Card | str,
 
 
 def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet) -> Analysis:
+    """Try every distinct card as the one put aside (RULES §8) and keep the best reading.
+
+    Candidates are tried high cards first, and each later one is only solved as far as it
+    could still beat the best so far: a pure save above that penalty is not looked for.
+    """
     counts = counts_of(hand)
-    best: tuple[tuple[int, int, int, int], Analysis] | None = None
-    for index in range(TYPE_COUNT):
-        if not counts[index]:
-            continue
+    mask = jokers.joker_mask
+    order = sorted((i for i in range(TYPE_COUNT) if counts[i]),
+                   key=lambda i: (mask[i], -Card(i).points, i))
+    best: tuple[tuple[bool, int, int, int], Analysis] | None = None
+    for index in order:
         counts[index] -= 1
-        result = analyze_counts(counts, jokers, rules)
+        result = _evaluate(counts, jokers, rules, best[0] if best else None)
         counts[index] += 1
+        if result is None:
+            continue
         rank = (not result.valid, result.penalty.points, -result.value.points, index)
         if best is None or rank < best[0]:
             best = (rank, result)
@@ -136,22 +144,40 @@ def _cards_of(counts: Sequence[int]) -> list[Card]:
 
 def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> Analysis:
     """Analyse a 21-card hand given as a count vector (no input checks: the fast entry point)."""
+    result = _evaluate(counts, jokers, rules, None)
+    assert result is not None
+    return result
+
+
+def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
+              beat: tuple[bool, int, int, int] | None) -> Analysis | None:
+    """The analysis, or ``None`` if it cannot rank before ``beat`` (see _analyze_with_discard)."""
     cards = _cards_of(counts)
     mask = jokers.joker_mask
     full, dublee = _full_count(counts, jokers), _dublee_save(counts, jokers, rules)
     # A pure save above the full count or the dublee save could never be the penalty.
-    solution = solve(counts, jokers, rules, bound=full if dublee is None else min(full, dublee))
+    enough = full if dublee is None else min(full, dublee)
     tunnela_types = [i for i, n in enumerate(counts) if n >= 3]
     tunnelas = sum(n // 3 for n in counts)
     dublees = sum(n // 2 for n in counts)
     joker_cards = [c for c in cards if mask[c.index]]
     holds = {
-        "A": solution.option_a is not None,
         "B": tunnelas >= rules.tunnelas_needed,
         "C": dublees >= rules.dublees_needed,
         "D": len(joker_cards) >= rules.jokers_needed,
     }
+    bound = enough
+    if beat is not None and beat[1] < rules.full_count_cap:
+        bound = min(bound, beat[1])   # a higher penalty could not rank first
+    solution = solve(counts, jokers, rules, bound=bound)
+    holds["A"] = solution.option_a is not None
     options = tuple(o for o in OPTIONS if holds[o])
+    if solution.pure_save is None and bound < enough:
+        # The penalty is above the best so far: only a valid hand against an invalid best
+        # can still rank first, and then its exact penalty is needed.
+        if not (options and beat is not None and beat[0]):
+            return None
+        solution = solve(counts, jokers, rules, bound=enough)
     groups: tuple[Group, ...] = ()
     loose: tuple[Card, ...] = ()
     if options:
@@ -175,7 +201,7 @@ def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASS
     points, marriages = rules.value_points(cut, upper, lower)
     return Analysis(jokers, tuple(cards), options, groups, loose, penalty,
                     Value(points, marriages, cut, upper, lower),
-                    solution.pure_save is not None, None, tuple(cards))
+                    max_pure_groups(counts) >= rules.pure_groups_needed, None, tuple(cards))
 
 
 def _full_count(counts: Sequence[int], jokers: Jokers) -> int:
