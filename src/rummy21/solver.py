@@ -101,7 +101,7 @@ NATURAL, EITHER, PURE_ONLY, TUNNELA_ONLY, JOKER_ONLY = range(5)
 
 @lru_cache(maxsize=None)
 def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
-                purity: bool, later: bool) -> tuple[SuitMove, ...]:
+                purity: bool, reach: int) -> tuple[SuitMove, ...]:
     """Every way one suit can play the ``count`` copies at a position, given its open runs.
 
     ``role`` says how the copies may play: ``NATURAL`` (not joker cards) or ``EITHER``
@@ -112,10 +112,14 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
     three could hold it (``TUNNELA_ONLY``), and never once purity no longer matters
     (``JOKER_ONLY``).
 
-    ``later`` says whether the suit holds natural cards further up; if not, a joker that
-    lengthens a complete run fills no gap and only serves to place spare jokers (Option A).
-    At position 1 it says whether keeping Aces for Ace-high runs can help.
+    ``reach`` is how many places up the suit's next card lies (3: none within two). A run
+    takes a joker only to bridge to that card: a run of one or two across at most two places
+    (beyond, padding both ends costs no more), a complete run across one place (beyond, the
+    next card can as well start a padded run). Any other joker lengthening a complete run
+    only places spare jokers (Option A): such moves are marked ``extends``. At position 1,
+    ``reach`` is 1 when keeping Aces for Ace-high runs can help.
     """
+    later = reach == 1
     joker = role != NATURAL
     fixed = 0                        # copies that can only be jokers
     if phase not in (LAST, CLOSE) and (role == JOKER_ONLY or (
@@ -123,12 +127,13 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
         fixed, count = count, 0
     choices = []
     for k in _RUN_CLASSES:
+        bridge = reach <= 2 if k in (P1, P2, I2) else True
         if phase == CLOSE or (phase == LAST and k in (LP3, LI3)):
             allowed = (False, False, True)
         elif role == TUNNELA_ONLY and phase != LAST:
-            allowed = (False, True, True)
+            allowed = (False, bridge, True)
         else:
-            allowed = (True, True, True)
+            allowed = (True, bridge, True)
         choices.append(_compositions(state[k], allowed))
     available = state[HIGH] if phase == LAST else count
     out: list[SuitMove] = []
@@ -337,17 +342,18 @@ class _Table:
         # Natural copies per suit and position (0 past the King; Aces high come from the state).
         at = [[counts[s * 13 + p - 1] if 1 <= p <= 13 else 0 for p in range(17)]
               for s in range(4)]
-        later = [[any(at[s][q] for q in range(p + 1, 14)) or (p < 14 and at[s][1] > 0)
-                  for p in range(16)] for s in range(4)]
-        # At position 1, ``later`` says whether keeping an Ace for a run ending at Ace-high
-        # can help: only if a natural card of the suit lies within joker reach of the King.
-        most_jokers = printed + sum(n for i, n in enumerate(counts[:JOKER_INDEX]) if mask[i])
-        for s in range(4):
-            later[s][1] = any(at[s][q] for q in range(max(2, 13 - most_jokers), 14))
-        # Whether a card at a position could sit in a pure run of three (naturals around it);
-        # Aces, all decided at position 1, may also end Q-K-A.
+        # How far up each suit's next card lies from each position (3: not within two).
         line = [[at[s][p] if p <= 13 else at[s][1] if p == 14 else 0 for p in range(17)]
                 for s in range(4)]
+        reach = [[next((d for d in (1, 2) if p + d <= 14 and line[s][p + d]), 3)
+                  for p in range(16)] for s in range(4)]
+        # At position 1: whether keeping an Ace for a run ending at Ace-high can help — only
+        # if a natural card of the suit lies within joker reach of the King.
+        most_jokers = printed + sum(n for i, n in enumerate(counts[:JOKER_INDEX]) if mask[i])
+        for s in range(4):
+            reach[s][1] = 1 if any(at[s][q] for q in range(max(2, 13 - most_jokers), 14)) else 3
+        # Whether a card at a position could sit in a pure run of three (naturals around it);
+        # Aces, all decided at position 1, may also end Q-K-A.
         pure_ok = [[any(1 <= w and w + 2 <= 14 and all(line[s][q] for q in (w, w + 1, w + 2)
                                                       if q != p)
                         for w in (p - 2, p - 1, p)) or (p == 1 and line[s][12] and line[s][13])
@@ -388,7 +394,7 @@ class _Table:
                     else:
                         role = PURE_ONLY if pure_ok[s][p] else TUNNELA_ONLY
                     for move in _suit_moves(rest[0], cnt[s], role, phase,  # type: ignore[index]
-                                            purity, later[s][p]):
+                                            purity, reach[s][p]):
                         if move.extends and not exact:
                             continue
                         st = move.state
