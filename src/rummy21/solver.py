@@ -112,12 +112,12 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
     three could hold it (``TUNNELA_ONLY``), and never once purity no longer matters
     (``JOKER_ONLY``).
 
-    ``reach`` is how many places up the suit's next card lies (3: none within two). A run
-    takes a joker only to bridge to that card: a run of one or two across at most two places
-    (beyond, padding both ends costs no more), a complete run across one place (beyond, the
-    next card can as well start a padded run). Any other joker lengthening a complete run
-    only places spare jokers (Option A): such moves are marked ``extends``. At position 1,
-    ``reach`` is 1 when keeping Aces for Ace-high runs can help.
+    ``reach`` is how many places up the suit's next card lies (4: none within three). A run
+    takes jokers only to bridge to that card, and only where that beats padding the run
+    and starting a new one there (at most 4 more jokers): a run of one across at most three
+    places, of two across at most two, a complete run across one. Any other joker
+    lengthening a complete run only places spare jokers (Option A): such moves are marked
+    ``extends``. At position 1, ``reach`` is 1 when keeping Aces for Ace-high runs can help.
     """
     later = reach == 1
     joker = role != NATURAL
@@ -127,7 +127,7 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
         fixed, count = count, 0
     choices = []
     for k in _RUN_CLASSES:
-        bridge = reach <= 2 if k in (P1, P2, I2) else True
+        bridge = reach <= 3 if k == P1 else reach <= 2 if k in (P2, I2) else True
         if phase == CLOSE or (phase == LAST and k in (LP3, LI3)):
             allowed = (False, False, True)
         elif role == TUNNELA_ONLY and phase != LAST:
@@ -342,16 +342,16 @@ class _Table:
         # Natural copies per suit and position (0 past the King; Aces high come from the state).
         at = [[counts[s * 13 + p - 1] if 1 <= p <= 13 else 0 for p in range(17)]
               for s in range(4)]
-        # How far up each suit's next card lies from each position (3: not within two).
+        # How far up each suit's next card lies from each position (4: not within three).
         line = [[at[s][p] if p <= 13 else at[s][1] if p == 14 else 0 for p in range(17)]
                 for s in range(4)]
-        reach = [[next((d for d in (1, 2) if p + d <= 14 and line[s][p + d]), 3)
+        reach = [[next((d for d in (1, 2, 3) if p + d <= 14 and line[s][p + d]), 4)
                   for p in range(16)] for s in range(4)]
         # At position 1: whether keeping an Ace for a run ending at Ace-high can help — only
         # if a natural card of the suit lies within joker reach of the King.
         most_jokers = printed + sum(n for i, n in enumerate(counts[:JOKER_INDEX]) if mask[i])
         for s in range(4):
-            reach[s][1] = 1 if any(at[s][q] for q in range(max(2, 13 - most_jokers), 14)) else 3
+            reach[s][1] = 1 if any(at[s][q] for q in range(max(2, 13 - most_jokers), 14)) else 4
         # Whether a card at a position could sit in a pure run of three (naturals around it);
         # Aces, all decided at position 1, may also end Q-K-A.
         pure_ok = [[any(1 <= w and w + 2 <= 14 and all(line[s][q] for q in (w, w + 1, w + 2)
