@@ -298,16 +298,23 @@ def _insert(entries: list[_Entry], balance: int, cost: int, back: object, exact:
     Fewer loose points and more spare jokers are better — except, with ``exact``, between
     states with nothing loose: Option A must place every spare joker, so each balance counts.
     """
+    if not entries:
+        entries.append((balance, cost, back))
+        return
     if exact:
         for b, c, _ in entries:
             if b == balance:
                 return
         entries.append((balance, cost, back))
         return
+    beaten = False
     for b, c, _ in entries:
         if b <= balance and c <= cost:
             return
-    entries[:] = [e for e in entries if not (balance <= e[0] and cost <= e[1])]
+        if balance <= b and cost <= c:
+            beaten = True
+    if beaten:
+        entries[:] = [e for e in entries if not (balance <= e[0] and cost <= e[1])]
     entries.append((balance, cost, back))
 
 
@@ -401,9 +408,13 @@ class _Table:
                         owed = 0
                         short = st[P1] + st[P2] + st[I2]
                         if short:
-                            nxt1 = at[s][p + 1] if p + 1 != 14 else st[HIGH]
-                            nxt2 = at[s][p + 2] if p + 2 != 14 else st[HIGH]
-                            owed = max(0, short - nxt1) + max(0, st[P1] - nxt2)
+                            owed = short - (at[s][p + 1] if p + 1 != 14 else st[HIGH])
+                            if owed < 0:
+                                owed = 0
+                            if st[P1]:
+                                more = st[P1] - (at[s][p + 2] if p + 2 != 14 else st[HIGH])
+                                if more > 0:
+                                    owed += more
                         new_pkey = (done + (st,), rest[1:], pure_done + move.pure,  # type: ignore[operator]
                                     pool + (move.pool,), ext or move.extends, purity, )
                         target = None
@@ -430,9 +441,13 @@ class _Table:
                 for s_, st in enumerate(states):  # type: ignore[arg-type]
                     short = st[P1] + st[P2] + st[I2]
                     if short:
-                        nxt1 = at[s_][p + 1] if p + 1 != 14 else st[HIGH]
-                        nxt2 = at[s_][p + 2] if p + 2 != 14 else st[HIGH]
-                        owed += max(0, short - nxt1) + max(0, st[P1] - nxt2)
+                        more = short - (at[s_][p + 1] if p + 1 != 14 else st[HIGH])
+                        if more > 0:
+                            owed += more
+                        if st[P1]:
+                            more = st[P1] - (at[s_][p + 2] if p + 2 != 14 else st[HIGH])
+                            if more > 0:
+                                owed += more
                 splits = _pool_splits(x, jokerish, points, max_set)  # type: ignore[arg-type]
                 target = None
                 for balance, loose, _ in entries:
