@@ -1,0 +1,87 @@
+"""`rummy21 analyze`: report, JSON fields other tools rely on, batch mode, clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rummy21.cli import _register, app
+
+_register()
+RUNNER = CliRunner()
+HAND = "7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C"
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = RUNNER.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_report_is_readable() -> None:
+    code, out, _ = run("analyze", "--cut", "7D", HAND)
+    assert code == 0
+    assert "valid declaration" in out and "♠" in out and "pure sequence" in out
+    assert "penalty if another player declares: 0" in out
+
+
+def test_json_has_the_promised_fields() -> None:
+    code, out, _ = run("analyze", "--json", "--cut", "5H", HAND.replace("7S", "5H"))
+    data = json.loads(out)
+    assert {"cut", "wild_rank", "upper", "lower", "cards", "declaration", "penalty", "value"} <= set(data)
+    assert (data["cut"], data["wild_rank"], data["upper"], data["lower"], data["cards"]) == \
+        ("5H", "5", "6H", "4H", 21)
+    assert {"valid", "options", "groups", "discard"} <= set(data["declaration"])
+    assert {"points", "rule", "groups", "loose"} <= set(data["penalty"])
+    assert {"points", "marriages"} <= set(data["value"])
+    kinds = {"pure_sequence", "impure_sequence", "set", "tunnela", "dublee", "joker_group"}
+    assert all(g["kind"] in kinds for g in data["declaration"]["groups"] + data["penalty"]["groups"])
+    assert data["penalty"]["rule"] in {"full_count", "pure_save", "dublee_save"}
+
+
+def test_twenty_two_cards_name_the_card_put_aside() -> None:
+    code, out, _ = run("analyze", "--json", "--cut", "7D", HAND + " KD")
+    data = json.loads(out)
+    assert code == 0 and data["cards"] == 22
+    # KD and 9H both leave a valid hand worth the same: the earlier card in canonical order goes.
+    assert data["declaration"]["valid"] and data["declaration"]["discard"] == "9H"
+
+
+def test_batch_keeps_order_and_reports_bad_lines(tmp_path: Path) -> None:
+    batch = tmp_path / "hands.txt"
+    batch.write_text(f"# a comment\n\n7D: {HAND}\nXX: AS\n5H: AS\n7D: {HAND}\n")
+    code, out, _ = run("analyze", "--json", "--batch", str(batch))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and len(lines) == 4
+    assert lines[0]["declaration"]["valid"] and lines[3] == lines[0]
+    assert "unknown card 'XX'" in lines[1]["error"] and "not 1" in lines[2]["error"]
+
+
+def test_batch_from_stdin() -> None:
+    code, out, _ = run("analyze", "--json", "--batch", "-", stdin=f"7D: {HAND}\n")
+    assert code == 0 and json.loads(out)["value"]["points"] == 20
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--cut", "7D", "AS 2S QX"], "unknown card 'QX'"),
+    (["--cut", "7D", " ".join(HAND.split()[:20])], "not 20"),
+    (["--cut", "7D", HAND + " KD KD"], "not 23"),
+    (["--cut", "7D", "AS AS AS AS " + " ".join(HAND.split()[4:])], "4 copies of AS"),
+    (["--cut", "ZZ", HAND], "unknown card 'ZZ'"),
+    (["--cut", "7D", "--rules", "nope", HAND], "unknown rule set"),
+    (["--cut", "7D"], "give a hand"),
+    (["--batch", "/no/such/file", "--json"], "cannot read"),
+])
+def test_bad_input_is_a_clear_error(args: list[str], message: str) -> None:
+    code, out, err = run("analyze", *args)
+    assert code == 2 and message in err and "Traceback" not in err + out
+
+
+def test_console_script_has_no_traceback() -> None:
+    done = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--cut", "7D", "AS"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "not 1" in done.stderr and "Traceback" not in done.stderr
