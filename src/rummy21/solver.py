@@ -366,6 +366,11 @@ class _Table:
                         for w in (p - 2, p - 1, p)) or (p == 1 and line[s][12] and line[s][13])
                     for p in range(16)] for s in range(4)]
         ahead = _loose_ahead(counts, mask)
+        # The most pure groups the cards after each position could still form (an Ace
+        # counts at both ends; printed-joker tunnelas were settled at the start): a state
+        # that cannot reach ``need`` with them and its open pure runs is dead.
+        pure_after = [sum(_line_groups(tuple(at[s][q] for q in range(p + 1, 14)) +
+                                       (at[s][1],)) for s in range(4)) for p in range(16)]
         max_set = self.rules.max_set_size
         joker_groups = self.rules.joker_groups
         for p in range(1, 16):
@@ -433,6 +438,9 @@ class _Table:
                 done, _, pure, x, ext, purity = pkey  # type: ignore[misc]
                 if pure > need:
                     pure = need
+                elif pure + pure_after[p] + sum(  # type: ignore[operator]
+                        st[P1] + st[P2] + st[P3] + st[LP3] for st in done) < need:  # type: ignore[union-attr]
+                    continue
                 states = done
                 if purity and pure >= need:
                     states = tuple(_canonical(st) for st in done)  # type: ignore[arg-type]
