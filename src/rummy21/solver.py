@@ -687,7 +687,9 @@ def _abundant(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Arrangem
             left[i] -= 1
     spare = [Card(i) for i, n in enumerate(left) for _ in range(n) if mask[i]]
     naturals = [Card(i) for i, n in enumerate(left) for _ in range(n) if not mask[i]]
-    # Two natural cards a joker can join into a group need one joker, not four: pair greedily.
+    # Natural melds need no joker at all, two natural cards one joker can join need one:
+    # take those greedily first.
+    melds = _natural_melds(naturals, rules.max_set_size)
     pairs: list[tuple[Card, ...]] = []
     single: list[Card] = []
     for card in naturals:
@@ -700,6 +702,7 @@ def _abundant(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Arrangem
     if len(spare) < len(pairs) + 2 * len(single):
         return None
     groups = [("pure", tuple(Card(i) for i in g)) for g in best[1]]
+    groups.extend(("meld", meld) for meld in melds)
     for pair in pairs:
         groups.append(("sequence", pair + (spare.pop(),)))
     for card in single:
@@ -715,6 +718,34 @@ def _abundant(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Arrangem
 
 
 MAX_RUN = 13
+
+
+def _natural_melds(naturals: list[Card], max_set: int) -> list[tuple[Card, ...]]:
+    """Take sets, then runs of three, of natural cards out of ``naturals`` (greedily)."""
+    melds: list[tuple[Card, ...]] = []
+    by_rank: dict[int, list[Card]] = {}
+    for card in naturals:
+        by_rank.setdefault(card.rank, []).append(card)
+    for cards in by_rank.values():
+        while True:
+            suits = {c.suit: c for c in cards}
+            if len(suits) < 3:
+                break
+            meld = tuple(sorted(suits.values()))[:max_set]
+            melds.append(meld)
+            for card in meld:
+                cards.remove(card)
+                naturals.remove(card)
+    for suit in range(4):
+        for start in range(1, 13):          # start..start+2, the last window Q-K-A
+            while True:
+                want = [Card.of((start + k - 1) % 13 + 1, suit) for k in range(3)]
+                if not all(c in naturals for c in want):
+                    break
+                for card in want:
+                    naturals.remove(card)
+                melds.append(tuple(want))
+    return melds
 
 
 def _one_joker_apart(a: Card, b: Card) -> bool:
