@@ -387,7 +387,7 @@ class _Table:
             # suits' moves per state would repeat the same work many times over).
             stage: dict[tuple[object, ...], list[_Entry]] = {}
             for key, entries in layer.items():
-                pkey = ((), key[:4], key[4], (), False, key[4] < need)
+                pkey = ((), key[:4], key[4], (), False, key[4] < need, 0)
                 stage.setdefault(pkey, []).extend(
                     (b_, c_, (key, b_, None)) for b_, c_, _ in entries)
             stages = [stage]
@@ -396,7 +396,7 @@ class _Table:
                 slack = limit + sum(cnt[t] for t in range(s + 1, 4) if jok[t])
                 nxt_stage: dict[tuple[object, ...], list[_Entry]] = {}
                 for pkey, entries in stage.items():
-                    done, rest, pure_done, pool, ext, purity = pkey  # type: ignore[misc]
+                    done, rest, pure_done, pool, ext, purity, owed_done = pkey  # type: ignore[misc]
                     if not jok[s]:
                         role = NATURAL
                     elif not joker_groups:
@@ -421,7 +421,8 @@ class _Table:
                                 if more > 0:
                                     owed += more
                         new_pkey = (done + (st,), rest[1:], pure_done + move.pure,  # type: ignore[operator]
-                                    pool + (move.pool,), ext or move.extends, purity, )
+                                    pool + (move.pool,), ext or move.extends, purity,
+                                    owed_done + owed)  # type: ignore[operator]
                         target = None
                         for balance, cost, _ in entries:
                             total = balance + move.jokers
@@ -435,7 +436,7 @@ class _Table:
             self.stages.append(stages)
             nxt: dict[_Struct, list[_Entry]] = {}
             for pkey, entries in stage.items():
-                done, _, pure, x, ext, purity = pkey  # type: ignore[misc]
+                done, _, pure, x, ext, purity, owed = pkey  # type: ignore[misc]
                 if pure > need:
                     pure = need
                 elif pure + pure_after[p] + sum(  # type: ignore[operator]
@@ -445,24 +446,13 @@ class _Table:
                 if purity and pure >= need:
                     states = tuple(_canonical(st) for st in done)  # type: ignore[arg-type]
                 new_key = (*states, pure)
-                owed = 0
-                for s_, st in enumerate(states):  # type: ignore[arg-type]
-                    short = st[P1] + st[P2] + st[I2]
-                    if short:
-                        more = short - (at[s_][p + 1] if p + 1 != 14 else st[HIGH])
-                        if more > 0:
-                            owed += more
-                        if st[P1]:
-                            more = st[P1] - (at[s_][p + 2] if p + 2 != 14 else st[HIGH])
-                            if more > 0:
-                                owed += more
                 splits = _pool_splits(x, jokerish, points, max_set)  # type: ignore[arg-type]
                 target = None
                 for balance, loose, _ in entries:
-                    base = balance - owed   # entries carried the owed jokers for pruning only
+                    base = balance - owed  # type: ignore[operator]  # owed was carried for pruning only
                     for split in splits:
                         total = base + split.jokers
-                        if total + owed > limit:
+                        if total + owed > limit:  # type: ignore[operator]
                             continue
                         cost = loose + split.loose_points
                         if cost + ahead[p] > bound or ((split.extension or ext) and not exact):
