@@ -93,7 +93,7 @@ class Analysis:
 def _as_cards(cards: Sequence[Card] | str | Iterable[str]) -> list[Card]:
     if isinstance(cards, str):
         return parse_cards(cards)
-    items = list(cards)
+    items: list[Card | str] = list(cards)
     return [c if isinstance(c, Card) else Card.parse(c) for c in items]
 
 

@@ -30,6 +30,7 @@ hands, so the work per hand is a few dictionary operations per reachable state.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -64,6 +65,10 @@ def _canonical(state: tuple[int, ...]) -> tuple[int, ...]:
         s[impure] += s[pure]
         s[pure] = 0
     return tuple(s)
+
+
+def _open_pure(state: tuple[int, ...]) -> int:
+    return state[P1] + state[P2] + state[P3] + state[LP3]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,10 +181,10 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
                     free = left - new_runs - reserve
                     lowest = free if role in (PURE_ONLY, TUNNELA_ONLY) else 0
                     for as_jokers in range(lowest, free + 1 if joker else 1):
-                        st = list(new)
-                        st[P1] += new_runs
-                        st[HIGH] += reserve
-                        key = tuple(st) if purity else _canonical(tuple(st))
+                        grown = list(new)
+                        grown[P1] += new_runs
+                        grown[HIGH] += reserve
+                        key = tuple(grown) if purity else _canonical(tuple(grown))
                         out.append(SuitMove(key, free - as_jokers, demand - as_jokers - fixed,
                                             pure + tunnela, extends, moves, new_runs,
                                             tunnela, reserve, as_jokers + fixed))
@@ -255,7 +260,7 @@ def _pool_splits(x: tuple[int, ...], jokerish: tuple[bool, ...], points: int,
                     best[jokers] = split
             elif loose_points == 0:
                 extensions.append(split)
-    pareto = []
+    pareto: list[PoolSplit] = []
     for jokers in sorted(best):
         split = best[jokers]
         if not pareto or split.loose_points < pareto[-1].loose_points:
@@ -287,9 +292,12 @@ class Solution:
     """An arrangement proving Option A, or ``None``."""
 
 
-_Struct = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+_Struct = tuple[Any, ...]
+"""A state of the sweep: the four suit states and the pure groups done."""
+_Partial = tuple[Any, ...]
+"""A state part-way through a position: suits done, suits to do, pure, pool, flags, owed."""
 # One reachable state: (joker balance, loose points, back-pointer to the state before it).
-_Entry = tuple[int, int, object]
+_Entry = tuple[int, int, Any]
 
 
 def _insert(entries: list[_Entry], balance: int, cost: int, back: object, exact: bool) -> None:
@@ -330,7 +338,7 @@ class _Table:
         self.bound = bound
         self.option_a = option_a
         self.layers: list[dict[_Struct, list[_Entry]]] = []
-        self.stages: list[list[dict[tuple[object, ...], list[_Entry]]]] = []
+        self.stages: list[list[dict[_Partial, list[_Entry]]]] = []
 
     def run(self) -> dict[_Struct, list[_Entry]]:
         counts, mask, need = self.counts, self.mask, self.need
@@ -385,7 +393,7 @@ class _Table:
             limit = supply_after[p] if p <= 13 else 0
             # Suit by suit, merging equal partial states as we go (a product of the four
             # suits' moves per state would repeat the same work many times over).
-            stage: dict[tuple[object, ...], list[_Entry]] = {}
+            stage: dict[_Partial, list[_Entry]] = {}
             for key, entries in layer.items():
                 pkey = ((), key[:4], key[4], (), False, key[4] < need, 0)
                 stage.setdefault(pkey, []).extend(
@@ -394,9 +402,9 @@ class _Table:
             for s in range(4):
                 # Joker cards the suits after this one could still supply at this position.
                 slack = limit + sum(cnt[t] for t in range(s + 1, 4) if jok[t])
-                nxt_stage: dict[tuple[object, ...], list[_Entry]] = {}
+                nxt_stage: dict[_Partial, list[_Entry]] = {}
                 for pkey, entries in stage.items():
-                    done, rest, pure_done, pool, ext, purity, owed_done = pkey  # type: ignore[misc]
+                    done, rest, pure_done, pool, ext, purity, owed_done = pkey
                     if not jok[s]:
                         role = NATURAL
                     elif not joker_groups:
@@ -405,7 +413,7 @@ class _Table:
                         role = JOKER_ONLY
                     else:
                         role = PURE_ONLY if pure_ok[s][p] else TUNNELA_ONLY
-                    for move in _suit_moves(rest[0], cnt[s], role, phase,  # type: ignore[index]
+                    for move in _suit_moves(rest[0], cnt[s], role, phase,
                                             purity, reach[s][p]):
                         if move.extends and not exact:
                             continue
@@ -420,9 +428,9 @@ class _Table:
                                 more = st[P1] - (at[s][p + 2] if p + 2 != 14 else st[HIGH])
                                 if more > 0:
                                     owed += more
-                        new_pkey = (done + (st,), rest[1:], pure_done + move.pure,  # type: ignore[operator]
+                        new_pkey = (done + (st,), rest[1:], pure_done + move.pure,
                                     pool + (move.pool,), ext or move.extends, purity,
-                                    owed_done + owed)  # type: ignore[operator]
+                                    owed_done + owed)
                         target = None
                         for balance, cost, _ in entries:
                             total = balance + move.jokers
@@ -436,29 +444,28 @@ class _Table:
             self.stages.append(stages)
             nxt: dict[_Struct, list[_Entry]] = {}
             for pkey, entries in stage.items():
-                done, _, pure, x, ext, purity, owed = pkey  # type: ignore[misc]
+                states: tuple[tuple[int, ...], ...]
+                states, _, pure, x, ext, purity, owed = pkey
                 if pure > need:
                     pure = need
-                elif pure + pure_after[p] + sum(  # type: ignore[operator]
-                        st[P1] + st[P2] + st[P3] + st[LP3] for st in done) < need:  # type: ignore[union-attr]
+                elif pure + pure_after[p] + sum(map(_open_pure, states)) < need:
                     continue
-                states = done
                 if purity and pure >= need:
-                    states = tuple(_canonical(st) for st in done)  # type: ignore[arg-type]
+                    states = tuple(map(_canonical, states))
                 new_key = (*states, pure)
-                splits = _pool_splits(x, jokerish, points, max_set)  # type: ignore[arg-type]
+                splits = _pool_splits(x, jokerish, points, max_set)
                 target = None
                 for balance, loose, _ in entries:
-                    base = balance - owed  # type: ignore[operator]  # owed was carried for pruning only
+                    base = balance - owed  # owed was carried for pruning only
                     for split in splits:
                         total = base + split.jokers
-                        if total + owed > limit:  # type: ignore[operator]
+                        if total + owed > limit:
                             continue
                         cost = loose + split.loose_points
                         if cost + ahead[p] > bound or ((split.extension or ext) and not exact):
                             continue
                         if target is None:
-                            target = nxt.setdefault(new_key, [])  # type: ignore[arg-type]
+                            target = nxt.setdefault(new_key, [])
                         _insert(target, total, cost, (pkey, balance, split), exact)
             layer = {k: v for k, v in nxt.items() if v}
             self.layers.append(layer)
@@ -474,6 +481,7 @@ class _Table:
             if not isinstance(back, tuple):
                 path.append(back)          # the first layer: how many JK tunnelas
                 break
+            pkey: _Partial
             pkey, balance, split = back
             moves: list[object] = []
             for stage in reversed(self.stages[p - 1][1:]):
@@ -660,9 +668,9 @@ def _abundant(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Arrangem
         for k1, (w1, g1) in table.items():
             for k2, (w2, g2) in _suit_cores(ranks, weights, need).items():
                 k = min(need, k1 + k2)
-                groups = g1 + tuple(tuple(s * 13 + (p - 1) % 13 for p in g) for g in g2)
+                chosen = g1 + tuple(tuple(s * 13 + (p - 1) % 13 for p in g) for g in g2)
                 if k not in merged or w1 + w2 > merged[k][0]:
-                    merged[k] = (w1 + w2, groups)
+                    merged[k] = (w1 + w2, chosen)
         table = merged
     best: tuple[int, tuple[tuple[int, ...], ...]] | None = None
     for tunnelas in range(printed // 3 + 1):
@@ -691,7 +699,8 @@ def _abundant(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Arrangem
             pairs.append((mate, card))
     if len(spare) < len(pairs) + 2 * len(single):
         return None
-    groups = [("pure", tuple(Card(i) for i in g)) for g in best[1]]
+    groups: list[tuple[str, tuple[Card, ...]]] = [
+        ("pure", tuple(Card(i) for i in g)) for g in best[1]]
     groups.extend(("meld", meld) for meld in melds)
     for pair in pairs:
         groups.append(("sequence", pair + (spare.pop(),)))
