@@ -25,6 +25,16 @@ the *pure save*; one with nothing loose and every joker placed (balance zero, or
 spare jokers forming a joker group) proves *Option A*. Back-pointers rebuild the groups.
 Per-suit transitions and pool splits depend only on small tuples and are memoised across
 hands, so the work per hand is a few dictionary operations per reachable state.
+
+What keeps the sweep small (each rule is argued where it is applied):
+
+* states are compared on (joker balance, loose points) and only unbeaten ones are kept;
+* jokers owed by open short runs, loose points no arrangement can avoid (isolated cards),
+  and the pure groups the remaining cards could still form prune hopeless states early;
+* joker cards play as themselves only where it matters (pure groups), and jokers bridge
+  only gaps that padding could not close as cheaply;
+* a greedy arrangement often proves Option A at once and otherwise bounds the loose points;
+  a first sweep looks only at arrangements with nothing loose.
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ from functools import lru_cache
 from itertools import product
 
 from rummy21.cards import JOKER_INDEX, Card
+from rummy21.groups import classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
@@ -592,18 +603,15 @@ def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...]) -> list[int]:
     return bound
 
 
-#: Loose-point bounds tried in turn for the pure save: cheap passes first.
-_BOUNDS = (12, 40)
-
-
 def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
           bound: int | None = None) -> Solution:
     """Solve a hand given as a count vector (see :func:`rummy21.cards.counts_of`).
 
-    A first sweep keeps only arrangements with nothing loose: it decides Option A and finds
-    a pure save of 0. Otherwise sweeps with growing bounds on the loose points follow, each
-    exact below its bound. With ``bound``, a pure save above it is not looked for (reported
-    as ``None``): callers pass the full count or dublee save that would beat it anyway.
+    A quick greedy arrangement comes first: often it proves Option A outright, else its
+    loose points bound the search. A sweep keeping only arrangements with nothing loose then
+    decides Option A and finds a pure save of 0. Otherwise one sweep bounded by the quick
+    arrangement's points finds the least. With ``bound``, a pure save above it is not looked
+    for (reported as ``None``): callers pass the full count or dublee save that beats it.
     """
     need = rules.pure_groups_needed
     if max_pure_groups(counts) < need:
@@ -617,46 +625,47 @@ def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     def places_jokers(balance: int) -> bool:
         return balance == 0 or (balance <= -3 and rules.joker_groups)
 
-    shortcut = _abundant(counts, jokers, rules)
-    if shortcut is not None:
-        return Solution(0, shortcut, shortcut)
+    quick = _greedy(counts, jokers, rules)
+    if quick is not None and not quick[1].loose:
+        return Solution(0, quick[1], quick[1])
     zero = _Table(counts, jokers, rules, 0, False)
     found = finals(zero)
     if found:
         # Nothing loose. Option A also needs every spare joker placed; a sweep that keeps
         # the most spare jokers usually settles it, else an exact sweep tracks each balance.
-        proof = next(((b, k) for _, b, k in found if places_jokers(b)), None)
-        table_a = zero
-        if proof is None:
-            table_a = _Table(counts, jokers, rules, 0, True)
-            proof = next(((b, k) for _, b, k in finals(table_a) if places_jokers(b)), None)
         _, balance, key = found[0]
-        return Solution(0, zero.rebuild(key, balance),
-                        table_a.rebuild(proof[1], proof[0]) if proof is not None else None)
-    best: tuple[int, _Struct, int] | None = None
+        pure_arrangement = zero.rebuild(key, balance)
+        proof = next(((b, k) for _, b, k in found if places_jokers(b)), None)
+        if proof is not None:
+            return Solution(0, pure_arrangement, zero.rebuild(proof[1], proof[0]))
+        for _, b, k in found[:4]:       # one or two spare jokers: try to fit them in
+            placed = _place_spare(zero.rebuild(k, b), jokers, rules)
+            if placed is not None:
+                return Solution(0, pure_arrangement, placed)
+        exact = _Table(counts, jokers, rules, 0, True)
+        proof = next(((b, k) for _, b, k in finals(exact) if places_jokers(b)), None)
+        return Solution(0, pure_arrangement,
+                        exact.rebuild(proof[1], proof[0]) if proof is not None else None)
     limit = (1 << 30) if bound is None else bound
-    for step in (*(b for b in _BOUNDS if b < limit), limit):
-        table = _Table(counts, jokers, rules, step, False)
-        for key, entries in table.run().items():
-            if key[4] < need:
-                continue
-            for balance, cost, _ in entries:
-                if balance <= 0 and (best is None or cost < best[0]):
-                    best = (cost, key, balance)
-        if best is not None:
-            return Solution(best[0], table.rebuild(best[1], best[2]), None)
-    return Solution(None, None, None)
+    if quick is not None and quick[0] < limit:
+        limit = quick[0]        # the sweep need not look beyond the quick arrangement
+    table = _Table(counts, jokers, rules, limit, False)
+    best = min(finals(table), default=None, key=lambda f: f[0])
+    if best is None:
+        return Solution(None, None, None)
+    return Solution(best[0], table.rebuild(best[2], best[1]), None)
 
 
-def _abundant(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Arrangement | None:
-    """Option A by a shortcut, when jokers are plentiful; ``None`` if it does not apply.
+def _greedy(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, Arrangement] | None:
+    """A quick arrangement with enough pure groups, and the points it leaves loose.
 
-    Pick enough pure groups ``G`` and give every other natural card two jokers (a padded
-    run). That works when ``J' >= 2 |R|`` (``J'`` the joker cards outside ``G``, ``R`` the
-    natural cards outside it); a spare joker then lengthens a padded run, or three or more
-    form a joker group. Each non-joker card in ``G`` adds 2 to ``J' - 2|R|`` and each joker
-    card in it takes 1 away, so ``G`` is chosen per suit to weigh the most. The shortcut
-    proves Option A; when it fails, the sweep decides.
+    Pick enough pure groups ``G``, chosen per suit to weigh the most (each non-joker card in
+    ``G`` weighs 2, each joker card -1: the cards a padded run would need); take natural sets
+    and runs out of the rest; then give jokers to the other natural cards, pairs a joker can
+    join first (one joker for two cards), then single cards (two jokers each), the most points
+    per joker first. Spare jokers lengthen a padded run or make a joker group. When nothing
+    is loose the arrangement proves Option A; otherwise its points bound the pure save.
+    ``None`` if the cards cannot form enough pure groups.
     """
     need, mask = rules.pure_groups_needed, jokers.joker_mask
     printed = counts[JOKER_INDEX]
@@ -685,8 +694,6 @@ def _abundant(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Arrangem
             left[i] -= 1
     spare = [Card(i) for i, n in enumerate(left) for _ in range(n) if mask[i]]
     naturals = [Card(i) for i, n in enumerate(left) for _ in range(n) if not mask[i]]
-    # Natural melds need no joker at all, two natural cards one joker can join need one:
-    # take those greedily first.
     melds = _natural_melds(naturals, rules.max_set_size)
     pairs: list[tuple[Card, ...]] = []
     single: list[Card] = []
@@ -697,23 +704,29 @@ def _abundant(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Arrangem
         else:
             single.remove(mate)
             pairs.append((mate, card))
-    if len(spare) < len(pairs) + 2 * len(single):
-        return None
     groups: list[tuple[str, tuple[Card, ...]]] = [
         ("pure", tuple(Card(i) for i in g)) for g in best[1]]
     groups.extend(("meld", meld) for meld in melds)
-    for pair in pairs:
-        groups.append(("sequence", pair + (spare.pop(),)))
-    for card in single:
-        groups.append(("sequence", (card, spare.pop(), spare.pop())))
+    wants = [(float(sum(c.points for c in pair)), 1, pair) for pair in pairs] + \
+        [(card.points / 2, 2, (card,)) for card in single]
+    loose: list[Card] = []
+    padded = False
+    for _, cost, cards in sorted(wants, key=lambda w: -w[0]):
+        if len(spare) >= cost:
+            groups.append(("sequence", cards + tuple(spare.pop() for _ in range(cost))))
+            padded = padded or cost == 2
+        else:
+            loose.extend(cards)
     if spare:
         if len(spare) >= 3 and rules.joker_groups:
             groups.append(("joker_group", tuple(spare)))
-        elif single and len(spare) <= MAX_RUN - 3:
-            groups[-1] = ("sequence", groups[-1][1] + tuple(spare))
+        elif padded and len(spare) <= MAX_RUN - 3:
+            at = max(i for i, g in enumerate(groups) if g[0] == "sequence" and len(g[1]) == 3
+                     and sum(not mask[c.index] for c in g[1]) == 1)
+            groups[at] = ("sequence", groups[at][1] + tuple(spare))
         else:
-            return None
-    return Arrangement(tuple(groups), ())
+            loose.extend(spare)
+    return sum(c.points for c in loose), Arrangement(tuple(groups), tuple(sorted(loose)))
 
 
 MAX_RUN = 13
@@ -806,6 +819,35 @@ def _line_cores(line: tuple[int, ...], weights: tuple[int, ...],
                 rest[q] -= 1
             offer(rest, tuple(range(i + 1, end + 1)))
     return out
+
+
+def _place_spare(arrangement: Arrangement, jokers: Jokers, rules: RuleSet) -> Arrangement | None:
+    """Fit the loose joker cards of an arrangement into its groups, keeping enough pure ones.
+
+    A quick way to prove Option A when the sweep kept one or two spare jokers: add them one
+    by one to a group that stays valid (an impure run, a set below its size, a joker group)
+    or that may turn impure (a pure group beyond the ones needed). ``None`` if that fails.
+    """
+    groups = [list(cards) for _, cards in arrangement.groups]
+    spare = list(arrangement.loose)
+    mask = jokers.joker_mask
+    if not spare or not all(mask[c.index] for c in spare):
+        return None
+
+    def pure_count() -> int:
+        return sum(classify(g, jokers, rules).is_pure for g in groups)
+
+    for card in spare:
+        for group in sorted(groups, key=lambda g: classify(g, jokers, rules).is_pure):
+            trial = group + [card]
+            if explain(trial, jokers, rules) is None:
+                group.append(card)
+                if pure_count() >= rules.pure_groups_needed:
+                    break
+                group.pop()
+        else:
+            return None
+    return Arrangement(tuple(("group", tuple(g)) for g in groups), ())
 
 
 def max_pure_groups(counts: Sequence[int]) -> int:
