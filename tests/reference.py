@@ -15,6 +15,12 @@ How it searches (RULES §4–§5, §7):
    memoised on (the cards left, the stand-ins in hand, the pure groups still missing).
 3. A stand-in left over is loose (0 points), or, for Option A, must join a joker group.
 
+Three shortcuts keep a hand well under a second, each argued where it is made: sequences
+are built at most ``SPLIT_FREE`` cards long, a state that cannot make enough pure groups
+is dropped (``_pure_bound``), and for the pure save a group takes only the stand-ins it
+needs. ``tests/test_reference.py`` checks the search against a brute force over every
+partition of small hands, judged by :func:`group_kinds` alone.
+
 >>> from rummy21.cards import parse_cards
 >>> ref = analyse(parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C"),
 ...               Card.parse("7D"), RuleSet())
@@ -276,10 +282,11 @@ class _Search:
         self._least: dict[tuple[Naturals, int, int], int] = {}
         self._cover: dict[tuple[Naturals, int, int], bool] = {}
 
-    def groups_with(self, naturals: Naturals, low: int,
-                    stand_ins: int) -> Iterator[tuple[list[int], int, bool]]:
+    def groups_with(self, naturals: Naturals, low: int, stand_ins: int,
+                    padded: bool) -> Iterator[tuple[list[int], int, bool]]:
         """Every group holding natural card ``low`` (the lowest one left), using at most
-        ``stand_ins``, as (its other natural cards, stand-ins used, pure?)."""
+        ``stand_ins``, as (its other natural cards, stand-ins used, pure?). Unless ``padded``,
+        each group takes only the stand-ins it cannot do without."""
         rank, suit = low % 13 + 1, low // 13
         # Tunnela: three identical natural cards.
         if naturals[low] >= 3:
@@ -296,16 +303,18 @@ class _Search:
                 longest = (SPLIT_FREE if chosen or self.rules.joker_groups
                            else LONGEST_SEQUENCE)
                 least = max(span - len(places), 3 - len(places), 0)
-                for used in range(least, min(stand_ins, longest - len(places)) + 1):
+                most = min(stand_ins, longest - len(places))
+                for used in range(least, (most if padded else min(most, least)) + 1):
                     yield [suit * 13 + r - 1 for r in chosen], used, used == 0
         # Sets: natural cards of ``rank`` in other suits, and stand-ins.
         suits = [s for s in range(4) if s != suit and naturals[s * 13 + rank - 1] > 0]
         for size in range(len(suits) + 1):
             for chosen_suits in itertools.combinations(suits, size):
                 cards = [s * 13 + rank - 1 for s in chosen_suits]
-                for used in range(0, stand_ins + 1):
-                    if 3 <= 1 + len(cards) + used <= self.rules.max_set_size:
-                        yield cards, used, False
+                least = max(0, 3 - 1 - len(cards))
+                most = min(stand_ins, self.rules.max_set_size - 1 - len(cards))
+                for used in range(least, (most if padded else min(most, least)) + 1):
+                    yield cards, used, False
 
     @staticmethod
     def _without(naturals: Naturals, low: int, others: list[int]) -> Naturals:
@@ -356,7 +365,8 @@ class _Search:
         else:
             best = INF
             budget = stand_ins + to_come - self.is_joker[low]
-            for others, used, pure in self.groups_with(naturals, low, budget):
+            # A spare stand-in may as well stay loose: groups take no more than they need.
+            for others, used, pure in self.groups_with(naturals, low, budget, padded=False):
                 best = min(best, self.least_loose(self._without(naturals, low, others),
                                                   stand_ins - used,
                                                   max(0, pure_missing - pure)))
@@ -392,7 +402,7 @@ class _Search:
             ok = ok or any(
                 self.can_cover(self._without(naturals, low, others), stand_ins - used,
                                max(0, pure_missing - pure))
-                for others, used, pure in self.groups_with(naturals, low, budget))
+                for others, used, pure in self.groups_with(naturals, low, budget, padded=True))
         self._cover[key] = ok
         return ok
 
@@ -426,13 +436,14 @@ def analyse(hand: Sequence[Card], cut: Card, rules: RuleSet) -> Reading:
 
     naturals = tuple(held[Card(i)] for i in range(52))
     printed = held[PRINTED_JOKER]
-    option_a = False
-    pure_save = INF
     # Printed jokers are stand-ins, except three that may form a tunnela (a pure group).
-    for jk_tunnelas in range(printed // 3 + 1):
-        stand_ins, missing = printed - 3 * jk_tunnelas, max(0, need - jk_tunnelas)
-        option_a = option_a or search.can_cover(naturals, stand_ins, missing)
-        pure_save = min(pure_save, search.least_loose(naturals, stand_ins, missing))
+    starts = [(printed - 3 * jk_tunnelas, max(0, need - jk_tunnelas))
+              for jk_tunnelas in range(printed // 3 + 1)]
+    pure_save = min(search.least_loose(naturals, stand_ins, missing)
+                    for stand_ins, missing in starts)
+    # Option A leaves nothing loose, so it needs a pure save of 0 to begin with.
+    option_a = pure_save == 0 and any(search.can_cover(naturals, stand_ins, missing)
+                                      for stand_ins, missing in starts)
 
     tunnelas = sum(n // 3 for n in held.values())
     dublees = sum(n // 2 for n in held.values())
@@ -448,7 +459,7 @@ def analyse(hand: Sequence[Card], cut: Card, rules: RuleSet) -> Reading:
     full_count = sum(table.points(c) for c in hand)
     dublee_save: int | None = None
     if dublees >= rules.dublee_save_min:
-        if rules.dublee_save is DubleeSave.FLAT:
+        if rules.dublee_save == DubleeSave.FLAT:
             dublee_save = rules.dublee_save_flat
         else:   # the odd copy of each card is outside the dublees
             dublee_save = sum(table.points(c) * (n % 2) for c, n in held.items())
