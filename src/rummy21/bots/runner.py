@@ -2,6 +2,7 @@
 
 >>> from rummy21.bots import make_bots
 >>> from rummy21.game import Table
+>>> from rummy21.ruleset import RuleSet
 >>> table = Table(players=3, rules=RuleSet().with_(turn_limit=30), seed=11)
 >>> result = play_deal(table, make_bots(["random"] * 3, seed=11))
 >>> sum(result.scores), table.over
@@ -18,7 +19,6 @@ from rummy21.game.events import Event
 from rummy21.game.match import DealRecord, Match
 from rummy21.game.settlement import Settlement
 from rummy21.game.table import Table
-from rummy21.ruleset import RuleSet
 
 Observer = Callable[[Table, Action, Event], None]
 

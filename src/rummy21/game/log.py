@@ -30,7 +30,7 @@ def load_log(source: str | Iterable[Event | dict[str, Any] | str]) -> list[Event
     events: list[Event] = []
     for number, item in enumerate(items, 1):
         if isinstance(item, Record):
-            events.append(item)  # type: ignore[arg-type]
+            events.append(item)
             continue
         if isinstance(item, str):
             if not item.strip():

@@ -29,7 +29,7 @@ from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rummy21.cards import Card, TYPE_COUNT, counts_of
+from rummy21.cards import ALL_CARDS, TYPE_COUNT, Card, counts_of
 from rummy21.game.actions import (Action, Declare, Discard, Draw, Drop, Source, TimeOut, as_card)
 from rummy21.game.dealing import check_shoe, deal_shoe, shuffled_shoe
 from rummy21.game.declaration import Verdict, judge, remainder
@@ -47,7 +47,7 @@ Groups = Sequence[Sequence[Card | str]]
 
 
 def _cards(counts: Sequence[int]) -> tuple[Card, ...]:
-    return tuple(Card(i) for i, n in enumerate(counts) if n for _ in range(n))
+    return tuple([ALL_CARDS[i] for i, n in enumerate(counts) if n for _ in range(n)])
 
 
 class Table:
@@ -86,7 +86,7 @@ class Table:
         self._hands = [counts_of(h) for h in layout.hands]
         self._sizes = [len(h) for h in layout.hands]
         self._stock: list[Card] = list(reversed(layout.stock))   # pop() takes the top card
-        self._open: list[tuple[Card, int | None]] = [(layout.open_card, None)]
+        self._open: list[OpenCard] = [OpenCard(layout.open_card, None)]
         self._out: list[tuple[Card, ...]] = [() for _ in range(players)]
         self._finish: Card | None = None
         self._standing = [Standing.ACTIVE] * players
@@ -172,7 +172,7 @@ class Table:
     @property
     def open_pile(self) -> tuple[OpenCard, ...]:
         """Bottom first; the last entry is the top card."""
-        return tuple(OpenCard(c, by) for c, by in self._open)
+        return tuple(self._open)
 
     @property
     def drawn(self) -> Card | None:
@@ -192,7 +192,7 @@ class Table:
                                         for s in range(self._players)}
         zones.update({f"out {s}": list(self._out[s]) for s in range(self._players)})
         zones["stock"] = list(reversed(self._stock))
-        zones["open"] = [c for c, _ in self._open]
+        zones["open"] = [o.card for o in self._open]
         zones["finish"] = [] if self._finish is None else [self._finish]
         return zones
 
@@ -230,7 +230,7 @@ class Table:
         if where is Source.OPEN:
             if not self._open:
                 raise IllegalActionError("the open pile is empty")
-            card, by = self._open[-1]
+            card, by = self._open[-1].card, self._open[-1].discarded_by
             if by is not None and not self._rules.joker_pickup and self._jokers.is_joker(card):
                 raise IllegalActionError(f"{card} is a joker discarded by seat {by}: "
                                          "a discarded joker cannot be taken from the open pile")
@@ -261,7 +261,7 @@ class Table:
                     return ended
             card = self._stock.pop()
         else:
-            card = self._open.pop()[0]
+            card = self._open.pop().card
         self._hands[seat][card.index] += 1
         self._sizes[seat] += 1
         self._drawn, self._drawn_from = card, source
@@ -271,7 +271,7 @@ class Table:
         return event
 
     def _reshuffle(self, seat: int) -> DealEnded | None:
-        pile = [c for c, _ in self._open[:-1]]
+        pile = [o.card for o in self._open[:-1]]
         if not pile:
             return self._end(EndReason.WASH)
         if self._forced_orders is not None:
@@ -314,7 +314,7 @@ class Table:
         seat = self._turn
         self._hands[seat][card.index] -= 1
         self._sizes[seat] -= 1
-        self._open.append((card, seat))
+        self._open.append(OpenCard(card, seat))
         event = Discarded(seat, card, forced)
         self._record(event)
         return event
@@ -454,7 +454,7 @@ class Table:
         if self._drawn_from is Source.STOCK and self._drawn is not None:
             return self._drawn
         blocked = self._blocked()
-        held = [Card(i) for i, n in enumerate(self._hands[self._turn]) if n]
+        held = [ALL_CARDS[i] for i, n in enumerate(self._hands[self._turn]) if n]
         allowed = [c for c in held if c != blocked]
         plain = [c for c in allowed if not self._jokers.is_joker(c)]
         return max(plain or allowed, key=lambda c: (c.points, -c.index))
@@ -511,8 +511,8 @@ class Table:
             actions.append(Drop())
             return actions
         blocked = self._blocked()
-        cards = [Card(i) for i, n in enumerate(self._hands[self._turn])
-                 if n and Card(i) != blocked]
+        cards = [ALL_CARDS[i] for i, n in enumerate(self._hands[self._turn])
+                 if n and ALL_CARDS[i] != blocked]
         return [*(Discard(c) for c in cards), *(Declare(c) for c in cards)]
 
     def verify(self, action: Action, seat: int | None = None) -> None:
