@@ -1,4 +1,4 @@
-"""The reference reading of a hand: a deliberately simple, exhaustive oracle (RULES §3–§5, §7).
+"""The reference reading of a hand: a deliberately simple, exhaustive oracle (RULES §3-§7).
 
 It shares no group or search code with the production solver: only the card vocabulary
 (``rummy21.cards``) and the rule-set parameters (``rummy21.ruleset``) are imported, and even

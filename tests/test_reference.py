@@ -18,7 +18,8 @@ from rummy21.cards import ALL_CARDS, Card, parse_cards
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DubleeSave, RuleSet
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))   # tests/ may not be on the path
+if str(Path(__file__).resolve().parent) not in sys.path:     # pytest's pythonpath may lack it
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
 
 CLASSIC = RuleSet.preset("classic")
@@ -43,7 +44,7 @@ def kinds(cards: str, cut: str, rules: RuleSet = CLASSIC) -> frozenset[str]:
     return ref.group_kinds(parse_cards(cards), Card.parse(cut), rules)
 
 
-# --- the worked examples --------------------------------------------------------------------
+# --- the worked examples ----------------------------------------------------------------------
 
 @pytest.mark.skipif(not EXAMPLES, reason=f"{EXAMPLES_PATH} is missing")
 @pytest.mark.parametrize("example", EXAMPLES,
@@ -58,7 +59,7 @@ def test_worked_example(example: dict[str, Any]) -> None:
     assert reading.value_points == example["value_points"]
 
 
-# --- jokers and value cards (RULES §3) -------------------------------------------------------
+# --- jokers and value cards (RULES §3) --------------------------------------------------------
 
 @pytest.mark.parametrize("cut", ALL_CARDS, ids=str)
 def test_cut_agrees_with_production_jokers(cut: Card) -> None:
@@ -110,7 +111,7 @@ def test_value_points(cards: str, cut: str, rules: RuleSet, points: int, marriag
     assert ref.value_points(parse_cards(cards), Card.parse(cut), rules) == (points, marriages)
 
 
-# --- groups (RULES §4) -------------------------------------------------------------------------
+# --- groups (RULES §4) ------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("cards", "cut", "expected"), [
     ("QS KS AS", "5H", {"pure_sequence", "impure_sequence"}),   # Ace high
@@ -170,7 +171,7 @@ def test_check_groups_names_the_bad_group() -> None:
         ref.check_groups([*good, parse_cards("KS AS 2S")], jokers, CLASSIC)
 
 
-# --- declarations (RULES §5) ----------------------------------------------------------------------
+# --- declarations (RULES §5) ------------------------------------------------------------------
 
 # Six groups of three with no jokers for cut 6C (its jokers: sixes, 7C, 5C and JK).
 _SETS = "9C 9D 9H  4C 4D 4S  KC KD KH  8S 8H 8D"
@@ -240,7 +241,7 @@ def test_option_d_needs_eight_jokers() -> None:
     assert read(f"{seven} 5S  AH 5D 7S 9H JD KS 6C 8D 10H QS QD 5S 7H", "3C").options == ()
 
 
-# --- penalties (RULES §7) ---------------------------------------------------------------------------
+# --- penalties (RULES §7) ---------------------------------------------------------------------
 
 def test_pure_save_counts_only_cards_outside_groups() -> None:
     reading = read("AS 2S 3S  8H 9H 10H  JD QD KD  4C 4D 4H  9S 9S KC 2D 8C 10S QH 7D 5S", "6C")
@@ -248,7 +249,8 @@ def test_pure_save_counts_only_cards_outside_groups() -> None:
     assert reading.pure_save == 70
     assert reading.dublee_save is None
     assert reading.full_count == 154
-    assert (reading.penalty, reading.penalty_rule, reading.penalty_uncapped) == (70, "pure_save", 70)
+    assert (reading.penalty, reading.penalty_rule, reading.penalty_uncapped) == \
+        (70, "pure_save", 70)
 
 
 def test_both_saves_pure_lower() -> None:
@@ -295,7 +297,7 @@ def test_valid_hand_pays_through_its_saves() -> None:
     assert (reading.penalty, reading.penalty_rule) == (20, "pure_save")
 
 
-# --- the search against a brute force over every partition --------------------------------------
+# --- the search against a brute force over every partition ------------------------------------
 
 def brute_force(hand: Sequence[Card], cut: Card, rules: RuleSet) -> tuple[bool, int | None]:
     """(Option A, pure save) by trying every partition of the hand into groups and loose

@@ -98,6 +98,7 @@ class SuitMove:
     tunnela: bool
     reserve: int
     as_jokers: int
+    extra_padding: int = 0
 
 
 def _compositions(n: int, allowed: tuple[bool, bool, bool]) -> list[tuple[int, int, int]]:
@@ -117,7 +118,7 @@ NATURAL, EITHER, PURE_ONLY, TUNNELA_ONLY, JOKER_ONLY = range(5)
 
 @lru_cache(maxsize=None)
 def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
-                purity: bool, reach: int) -> tuple[SuitMove, ...]:
+                purity: bool, reach: int, padding: int) -> tuple[SuitMove, ...]:
     """Every way one suit can play the ``count`` copies at a position, given its open runs.
 
     ``role`` says how the copies may play: ``NATURAL`` (not joker cards) or ``EITHER``
@@ -132,8 +133,10 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
     takes jokers only to bridge to that card, and only where that beats padding the run
     and starting a new one there (at most 4 more jokers): a run of one across at most three
     places, of two across at most two, a complete run across one. Any other joker
-    lengthening a complete run only places spare jokers (Option A): such moves are marked
-    ``extends``. At position 1, ``reach`` is 1 when keeping Aces for Ace-high runs can help.
+    lengthening a run only places spare jokers (Option A): such moves are marked
+    ``extends``, and so are those where a short run that ends takes up to ``padding`` more
+    jokers than it needs (at its front, where no later place is left). At position 1,
+    ``reach`` is 1 when keeping Aces for Ace-high runs can help.
     """
     later = reach == 1
     joker = role != NATURAL
@@ -142,14 +145,14 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
             role == TUNNELA_ONLY and count != 3)):
         fixed, count = count, 0
     choices = []
+    bridges = {P1: reach <= 3, P2: reach <= 2, I2: reach <= 2}
     for k in _RUN_CLASSES:
-        bridge = reach <= 3 if k == P1 else reach <= 2 if k in (P2, I2) else True
         if phase == CLOSE or (phase == LAST and k in (LP3, LI3)):
             allowed = (False, False, True)
         elif role == TUNNELA_ONLY and phase != LAST:
-            allowed = (False, bridge, True)
+            allowed = (False, True, True)
         else:
-            allowed = (True, bridge, True)
+            allowed = (True, True, True)
         choices.append(_compositions(state[k], allowed))
     available = state[HIGH] if phase == LAST else count
     out: list[SuitMove] = []
@@ -161,7 +164,8 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
             continue
         new = [0] * 8
         demand = pure = 0
-        extends = not later and any(moves[k][1] for k in (P3, I3, LP3, LI3))
+        extends = any(moves[k][1] for k in (P3, I3, LP3, LI3)) and not later or any(
+            moves[k][1] and not bridge for k, bridge in bridges.items())
         for k, (n_nat, n_jok, n_end) in enumerate(moves):
             if n_nat:
                 target = _NEXT_N[k]
@@ -175,31 +179,42 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
                 if k in _PURE_END:
                     pure += n_end
         rest = available - naturals
-        if phase in (LAST, CLOSE):
-            st = tuple(new) if purity else _canonical(tuple(new))
-            out.append(SuitMove(st, 0, demand, pure, extends, moves, 0, False, 0, 0))
-            continue
-        new[HIGH] = state[HIGH]
-        for tunnela in (False, True):
-            if tunnela and not (rest == 3 and count == 3):
-                continue
-            left = rest - 3 * tunnela
-            starts = 0 if role == TUNNELA_ONLY else left
-            for new_runs in range(starts + 1):
-                keep = left - new_runs if phase == FIRST and later and role in (
-                    NATURAL, EITHER, PURE_ONLY) else 0
-                for reserve in range(keep + 1):
-                    free = left - new_runs - reserve
-                    lowest = free if role in (PURE_ONLY, TUNNELA_ONLY) else 0
-                    for as_jokers in range(lowest, free + 1 if joker else 1):
-                        grown = list(new)
-                        grown[P1] += new_runs
-                        grown[HIGH] += reserve
-                        key = tuple(grown) if purity else _canonical(tuple(grown))
-                        out.append(SuitMove(key, free - as_jokers, demand - as_jokers - fixed,
-                                            pure + tunnela, extends, moves, new_runs,
-                                            tunnela, reserve, as_jokers + fixed))
+        short_ends = any(moves[k][2] for k in (P1, P2, I2))
+        for extra in range(padding + 1 if short_ends else 1):
+            _grow(out, state, new, count, rest, role, phase, purity, later, joker, fixed,
+                  demand + extra, pure, extends or extra > 0, moves, extra)
     return tuple(out)
+
+
+def _grow(out: list[SuitMove], state: tuple[int, ...], new: list[int], count: int, rest: int,
+          role: int, phase: int, purity: bool, later: bool, joker: bool, fixed: int,
+          demand: int, pure: int, extends: bool, moves: tuple[tuple[int, int, int], ...],
+          extra: int) -> None:
+    """The ways to play the copies left once the open runs have moved (see _suit_moves)."""
+    if phase in (LAST, CLOSE):
+        st = tuple(new) if purity else _canonical(tuple(new))
+        out.append(SuitMove(st, 0, demand, pure, extends, moves, 0, False, 0, 0, extra))
+        return
+    new[HIGH] = state[HIGH]
+    for tunnela in (False, True):
+        if tunnela and not (rest == 3 and count == 3):
+            continue
+        left = rest - 3 * tunnela
+        starts = 0 if role == TUNNELA_ONLY else left
+        for new_runs in range(starts + 1):
+            keep = left - new_runs if phase == FIRST and later and role in (
+                NATURAL, EITHER, PURE_ONLY) else 0
+            for reserve in range(keep + 1):
+                free = left - new_runs - reserve
+                lowest = free if role in (PURE_ONLY, TUNNELA_ONLY) else 0
+                for as_jokers in range(lowest, free + 1 if joker else 1):
+                    grown = list(new)
+                    grown[P1] += new_runs
+                    grown[HIGH] += reserve
+                    key = tuple(grown) if purity else _canonical(tuple(grown))
+                    out.append(SuitMove(key, free - as_jokers, demand - as_jokers - fixed,
+                                        pure + tunnela, extends, moves, new_runs,
+                                        tunnela, reserve, as_jokers + fixed, extra))
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,6 +407,9 @@ class _Table:
                                        (at[s][1],)) for s in range(4)) for p in range(16)]
         max_set = self.rules.max_set_size
         joker_groups = self.rules.joker_groups
+        # Option A may need a short run to take spare jokers at its front: at most two when
+        # three spare jokers could form a joker group, else up to a 13-card run.
+        padding = (2 if joker_groups else MAX_RUN - 3) if exact else 0
         for p in range(1, 16):
             phase = FIRST if p == 1 else LOWMARK if p == 3 else LAST if p == 14 \
                 else CLOSE if p == 15 else MID
@@ -425,7 +443,7 @@ class _Table:
                     else:
                         role = PURE_ONLY if pure_ok[s][p] else TUNNELA_ONLY
                     for move in _suit_moves(rest[0], cnt[s], role, phase,
-                                            purity, reach[s][p]):
+                                            purity, reach[s][p], padding):
                         if move.extends and not exact:
                             continue
                         st = move.state
@@ -521,6 +539,7 @@ class _Table:
                 new_runs: list[list[object]] = []
                 classes = runs[s]
                 moved: list[list[list[object]]] = [[] for _ in range(7)]
+                extra = move.extra_padding
                 for k, (n_nat, n_jok, n_end) in enumerate(move.moves):
                     pool = classes[k]
                     for _ in range(n_nat):
@@ -535,7 +554,9 @@ class _Table:
                         moved[_LOW.get(target, target) if p == 3 and k in (P2, I2) else target].append(run)
                     for _ in range(n_end):
                         run = pool.pop()
-                        run.extend([JOKER] * (3 - len(run)) if len(run) < 3 else [])
+                        if len(run) < 3:
+                            run.extend([JOKER] * (3 - len(run) + extra))
+                            extra = 0
                         groups.append(("sequence", run))
                 if keys[p][4] >= self.need:   # the sweep forgot purity here: so do we
                     for pure, impure in _IMPURE_OF.items():
@@ -577,12 +598,12 @@ def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...]) -> list[int]:
 
     A card is *isolated* if no other card of its suit lies within two places of it and no
     card of its rank in another suit (and it is not one of three copies). A group holding
-    an isolated card holds two jokers next to it, and a run holding ``k`` of them at least
-    ``2 (k - 1)`` jokers, so ``J`` joker cards can save at most ``J // 2 + 1`` isolated cards
-    (none if ``J < 2``): the rest are loose whatever the arrangement.
+    one isolated card holds two jokers next to it, and a run holding ``k >= 2`` of them at
+    least ``2 (k - 1)`` jokers (two between each two of them), so ``J`` joker cards save at
+    most ``J`` isolated cards (none if ``J < 2``): the rest are loose whatever the arrangement.
     """
     jokers = sum(n for i, n in enumerate(counts) if mask[i])
-    saved = jokers // 2 + 1 if jokers >= 2 else 0
+    saved = jokers if jokers >= 2 else 0
     isolated: list[tuple[int, int]] = []       # (position, points)
     for i in range(JOKER_INDEX):
         if not counts[i] or mask[i] or counts[i] == 3:
