@@ -16,6 +16,7 @@ def _root() -> None:
 def _register() -> None:
     from rummy21.cli import analyze  # noqa: F401  (modules register their commands)
     from rummy21.cli import play, simulate  # noqa: F401
+    from rummy21.cli import serve  # noqa: F401
 
 
 def main() -> None:

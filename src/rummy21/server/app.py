@@ -1,0 +1,369 @@
+"""The ASGI app: lobby and history over HTTP, play over one WebSocket per browser tab.
+
+HTTP (JSON):
+
+* ``POST /api/tables`` create a table → ``{code, seat, token}``; ``GET /api/tables/{code}``
+  its public facts; ``POST /api/tables/{code}/join`` take an open seat → ``{seat, token}``;
+* ``GET /api/tables/{code}/deals`` finished deals; ``GET /api/tables/{code}/deals/{n}`` one
+  finished deal, step by step; ``GET /healthz``.
+
+WebSocket ``/ws/{code}``: the first message is ``{"type": "hello", "token": …}``; then the
+server sends ``state`` messages (the seat's own view) after every change, and answers each
+client message (see :mod:`.protocol`) with ``ack``, ``error``, ``groups``, ``arranged``,
+``declare_check`` or ``pong``, echoing its ``id``.
+
+>>> from starlette.testclient import TestClient
+>>> with TestClient(create_app("sqlite://")) as client:
+...     client.get("/healthz").json()
+{'status': 'ok'}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rummy21.cards import Card, CardError
+from rummy21.game.errors import IllegalActionError
+from rummy21.server import present
+from rummy21.server.protocol import (ArrangeMsg, CheckDeclareMsg, CreateTable, GroupsMsg, HelloMsg,
+                                     JoinTable, PingMsg, ProtocolError, ReadyMsg, check_code,
+                                     error_message, groups_of, parse_message, to_action)
+from rummy21.server.replay import replay_frames
+from rummy21.server.room import Connection, Room, RoomConfig, RoomError, Rooms, Settings, \
+    TableFactory
+from rummy21.server.store import Store, events
+
+log = logging.getLogger("rummy21.server")
+
+STATIC = Path(__file__).resolve().parent / "static"
+HELLO_SECONDS = 30.0
+_STATUS = {"not_found": 404, "full": 409, "forbidden": 403, "not_finished": 409}
+
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+
+class SecurityHeaders:
+    """Adds a strict content security policy (no third-party anything) to every HTTP reply."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(b"content-security-policy", CSP.encode()),
+                            (b"x-content-type-options", b"nosniff"),
+                            (b"referrer-policy", b"no-referrer"),
+                            (b"x-frame-options", b"DENY")]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": message, "code": code}, status_code=status)
+
+
+def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
+               next_deal_seconds: float = 20.0, allow_seed: bool = False,
+               rate_limit: float | None = 40.0,
+               table_factory: TableFactory | None = None) -> FastAPI:
+    """The server for the database at ``db_url`` (any SQLAlchemy URL).
+
+    ``bot_delay`` is the pause before each bot move (0 in tests), ``next_deal_seconds`` how
+    long the result of a deal stays up before the next deal (unless everyone is ready sooner).
+    ``allow_seed`` lets ``POST /api/tables`` choose a seed (tests only: a seeded live table
+    is predictable); ``table_factory`` deals chosen cards (tests only). ``rate_limit`` caps
+    the messages a second of one connection (``None``: no cap).
+    """
+    settings = Settings(bot_delay=bot_delay, next_deal_seconds=next_deal_seconds,
+                        allow_seed=allow_seed, rate_limit=rate_limit,
+                        table_factory=table_factory)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db_url)
+        rooms = Rooms(store, settings)
+        rebuilt = await asyncio.to_thread(rooms.load_open)
+        if rebuilt:
+            log.info("rebuilt %d open table(s) from the database", rebuilt)
+        for room in rooms.rooms.values():
+            room.resume()
+        app.state.store = store
+        app.state.rooms = rooms
+        try:
+            yield
+        finally:
+            await rooms.close()
+            store.close()
+
+    app = FastAPI(title="rummy21", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.add_middleware(SecurityHeaders)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def rooms_of(request: Request | WebSocket) -> Rooms:
+        found: Rooms = request.app.state.rooms
+        return found
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        parts = []
+        for item in error.errors()[:4]:
+            where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
+            text = str(item.get("msg", "invalid")).removeprefix("Value error, ")
+            parts.append(f"{where}: {text}" if where else text)
+        return _error(422, "invalid", "; ".join(parts) or "invalid request")
+
+    @app.exception_handler(RoomError)
+    async def _room_error(_request: Request, error: RoomError) -> JSONResponse:
+        return _error(_STATUS.get(error.code, 400), error.code, error.message)
+
+    @app.exception_handler(ProtocolError)
+    async def _protocol_error(_request: Request, error: ProtocolError) -> JSONResponse:
+        return _error(_STATUS.get(error.code, 400), error.code, error.message)
+
+    async def room_or_404(request: Request, code: str) -> Room:
+        room = await rooms_of(request).get(check_code(code))
+        if room is None:
+            raise RoomError("not_found", f"no table {code.upper()}")
+        return room
+
+    # ------------------------------------------------------------------ pages
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html",
+                            headers={"cache-control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return page("index.html")
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> Response:
+        check_code(code)
+        return page("table.html")
+
+    @app.get("/t/{code}/history", include_in_schema=False)
+    async def history_page(code: str) -> Response:
+        check_code(code)
+        return page("history.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    # -------------------------------------------------------------------- API
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        if body.seed is not None and not settings.allow_seed:
+            raise RoomError("forbidden", "this server deals live tables from a secure shuffle; "
+                                         "it does not accept seeds")
+        config = RoomConfig(len(body.seats), body.rules, body.point_value, body.turn_seconds,
+                            body.deals, tuple(body.seats))
+        room, seat, token = await rooms_of(request).create(config, body.name, body.seed)
+        return {"code": room.code, "seat": seat, "token": token, "url": f"/t/{room.code}"}
+
+    @app.get("/api/tables/{code}")
+    async def table_info(code: str, request: Request) -> dict[str, Any]:
+        room = await room_or_404(request, code)
+        return room.info()
+
+    @app.post("/api/tables/{code}/join")
+    async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        room = await room_or_404(request, code)
+        seat, token = await room.join(body.name, body.seat)
+        return {"code": room.code, "seat": seat, "token": token}
+
+    @app.get("/api/tables/{code}/deals")
+    async def list_deals(code: str, request: Request) -> dict[str, Any]:
+        room = await room_or_404(request, code)
+        return {"code": room.code, "names": room.names, "rules": room.config.rules,
+                "point_value": room.config.point_value, "deals": room.config.deals,
+                "finished": [s.to_dict() for s in room.summaries],
+                "totals": room.totals}
+
+    @app.get("/api/tables/{code}/deals/{number}")
+    async def deal_replay(code: str, number: int, request: Request) -> dict[str, Any]:
+        room = await room_or_404(request, code)
+        summary = next((s for s in room.summaries if s.number == number), None)
+        if summary is None:
+            raise RoomError("not_finished", f"deal {number + 1} is not finished"
+                            if 0 <= number <= room.number else f"no deal {number + 1}")
+        store: Store = request.app.state.store
+        lines = await store.read(lambda conn: [r.data for r in conn.execute(
+            events.select().where(events.c.code == room.code, events.c.deal == number)
+            .order_by(events.c.seq))])
+        frames = await asyncio.to_thread(replay_frames, lines)
+        from rummy21.game.table import Table
+        table = await asyncio.to_thread(Table.replay, lines)
+        result = present.result_view(table, number, None, room.point_value, room.names)
+        return {"code": room.code, "deal": number, "names": room.names,
+                "jokers": present.jokers_dict(table.jokers), "summary": summary.to_dict(),
+                "frames": frames, "result": result}
+
+    # -------------------------------------------------------------- WebSocket
+    @app.websocket("/ws/{code}")
+    async def play(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        conn = Connection(websocket.send_text, lambda c: websocket.close(c),
+                          settings.rate_limit)
+        pump = asyncio.create_task(conn.pump())
+        room: Room | None = None
+        try:
+            try:
+                room = await rooms_of(websocket).get(check_code(code))
+            except ProtocolError:
+                room = None
+            if room is None:
+                conn.send(error_message("not_found", f"no table {code[:12].upper()}"))
+                conn.stop(4404)
+                return
+            await _serve(room, conn, websocket)
+        finally:
+            if room is not None:
+                room.detach(conn)
+            conn.stop()
+            try:
+                await asyncio.wait_for(pump, timeout=5)
+            except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+                pump.cancel()
+
+    return app
+
+
+async def _receive(websocket: WebSocket, timeout: float | None) -> str | bytes | None:
+    """The next message's payload, or ``None`` once the client has gone."""
+    if timeout is None:
+        message = await websocket.receive()
+    else:
+        message = await asyncio.wait_for(websocket.receive(), timeout)
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    data = message.get("bytes")
+    return bytes(data) if data is not None else b""
+
+
+async def _serve(room: Room, conn: Connection, websocket: WebSocket) -> None:
+    seat: int | None = None
+    while True:
+        try:
+            payload = await _receive(websocket, HELLO_SECONDS if seat is None else None)
+        except asyncio.TimeoutError:
+            conn.send(error_message("unauthorized", "say hello with your seat's token first"))
+            conn.stop(4401)
+            return
+        if payload is None:
+            return
+        if not conn.allow():
+            conn.send(error_message("rate_limited", "too many messages: slow down"))
+            continue
+        msg_id = None
+        try:
+            msg = parse_message(payload)
+            msg_id = msg.id
+            if seat is None:
+                if not isinstance(msg, HelloMsg):
+                    raise ProtocolError("unauthorized",
+                                        "say hello with your seat's token first")
+                found = room.seat_for_token(msg.token)
+                if found is None:
+                    raise ProtocolError("unauthorized", "this token holds no seat at this table")
+                seat = found
+                room.attach(conn, seat)
+                continue
+            await _handle(room, seat, conn, msg)
+        except ProtocolError as error:
+            conn.send(error_message(error.code, error.message, msg_id))
+        except RoomError as error:
+            conn.send(error_message(error.code, error.message, msg_id))
+        except (IllegalActionError, CardError) as error:
+            conn.send(error_message("illegal", str(error), msg_id))
+        except Exception:  # noqa: BLE001  (a bug must not cost the player the connection)
+            log.exception("room %s: message from seat %s failed", room.code, seat)
+            conn.send(error_message("server", "the server could not handle that message",
+                                    msg_id))
+
+
+async def _handle(room: Room, seat: int, conn: Connection, msg: Any) -> None:
+    msg_id = msg.id
+    if isinstance(msg, HelloMsg):
+        raise ProtocolError("malformed", "this connection already holds a seat")
+    if isinstance(msg, PingMsg):
+        conn.send({"type": "pong", "id": msg_id})
+        return
+    if isinstance(msg, ReadyMsg):
+        await room.set_ready(seat)
+        conn.send({"type": "ack", "id": msg_id})
+        return
+    if isinstance(msg, (GroupsMsg, ArrangeMsg, CheckDeclareMsg)):
+        await _read(room, seat, conn, msg)
+        return
+    await room.act(seat, to_action(msg), conn, msg_id)
+
+
+def _take(hand: list[Card], groups: list[list[Card]], what: str) -> list[Card]:
+    rest = list(hand)
+    for group in groups:
+        for card in group:
+            if card not in rest:
+                raise CardError(f"{what} shows {card}, which is not in your hand")
+            rest.remove(card)
+    return rest
+
+
+async def _read(room: Room, seat: int, conn: Connection,
+                msg: GroupsMsg | ArrangeMsg | CheckDeclareMsg) -> None:
+    """Questions about the player's own hand: nothing changes, nobody else is told."""
+    hand, table = room.hand_of(seat)
+    jokers, rules, version = table.jokers, table.rules, room.version
+    reply: dict[str, Any]
+    run: Callable[..., Awaitable[Any]] = asyncio.to_thread
+    if isinstance(msg, GroupsMsg):
+        groups = groups_of(msg.groups)
+        _take(hand, groups, "the layout")
+        reading = await run(present.read_hand, hand, jokers, rules) \
+            if len(hand) in (rules.hand_size, rules.hand_size + 1) else None
+        reply = {"type": "groups", "labels": present.label_groups(groups, jokers, rules),
+                 "reading": reading, "hand": [str(c) for c in hand]}
+    elif isinstance(msg, ArrangeMsg):
+        if len(hand) not in (rules.hand_size, rules.hand_size + 1):
+            raise RoomError("not_playing", "you hold no cards to arrange")
+        reading = await run(present.read_hand, hand, jokers, rules)
+        reply = {"type": "arranged", "groups": reading["groups"], "loose": reading["loose"],
+                 "discard": reading["discard"], "reading": reading}
+    else:
+        finish = Card.parse(msg.card)
+        if table.over or table.turn != seat:
+            raise IllegalActionError("you can declare only in your turn, after drawing")
+        table.verify_declare(finish, None, seat)   # drawn? holds it? not just taken?
+        groups = groups_of(msg.groups)
+        check = await run(present.check_declaration, hand, finish, groups, jokers, rules)
+        reply = {"type": "declare_check", **check}
+    reply["id"] = msg.id
+    reply["version"] = version
+    conn.send(reply)

@@ -1,0 +1,266 @@
+"""What a browser may send: HTTP bodies and WebSocket messages, validated by pydantic.
+
+Every client message is a JSON object of at most :data:`MAX_MESSAGE_BYTES` bytes with a
+``type``; anything else is answered with an error that says what was wrong, and changes
+nothing. Cards travel in the text notation of RULES §1.
+
+>>> parse_message('{"type": "action", "action": "draw", "source": "open", "id": 3}')
+DrawMsg(id=3, type='action', action='draw', source='open')
+>>> parse_message('{"type": "action", "action": "discard", "card": "10h"}').card
+'10H'
+>>> parse_message('{"type": "action", "action": "discard", "card": "11H"}')
+Traceback (most recent call last):
+...
+rummy21.server.protocol.ProtocolError: malformed: card: unknown card '11H': expected a rank A 2-10 J Q K (or T) and a suit S H D C (or ♠ ♥ ♦ ♣), or JK
+>>> parse_message('[1, 2]')
+Traceback (most recent call last):
+...
+rummy21.server.protocol.ProtocolError: malformed: a message is a JSON object with a "type"
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
+                      field_validator, model_validator)
+
+from rummy21.cards import Card, CardError
+from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
+
+#: The largest WebSocket message a client may send (a full declaration is well under 1 KiB).
+MAX_MESSAGE_BYTES = 8192
+MAX_NAME = 24
+SEAT_KINDS = ("human", "random", "greedy")
+CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{4,12}$")
+
+
+class ProtocolError(ValueError):
+    """A message the server cannot accept; ``code`` names the kind, the text says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def _card(text: str) -> str:
+    try:
+        return str(Card.parse(text))
+    except CardError as error:
+        raise ValueError(str(error)) from None
+
+
+CardText = Annotated[str, Field(min_length=2, max_length=3), AfterValidator(_card)]
+GroupList = Annotated[list[Annotated[list[CardText], Field(max_length=22)]],
+                      Field(max_length=22)]
+MsgId = Annotated[int, Field(ge=0, le=2**53)]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: MsgId | None = None
+
+
+class HelloMsg(_Msg):
+    """Claims a seat with its secret token (the first message of a connection)."""
+
+    type: Literal["hello"]
+    token: Annotated[str, Field(min_length=8, max_length=128)]
+
+
+class DrawMsg(_Msg):
+    type: Literal["action"]
+    action: Literal["draw"]
+    source: Literal["stock", "open"] = "stock"
+
+
+class DiscardMsg(_Msg):
+    type: Literal["action"]
+    action: Literal["discard"]
+    card: CardText
+
+
+class DeclareMsg(_Msg):
+    type: Literal["action"]
+    action: Literal["declare"]
+    card: CardText
+    groups: GroupList | None = None
+
+
+class DropMsg(_Msg):
+    type: Literal["action"]
+    action: Literal["drop"]
+
+
+class GroupsMsg(_Msg):
+    """Asks for the verdict on each group of the player's own layout, and the hand's penalty."""
+
+    type: Literal["groups"]
+    groups: GroupList
+
+
+class ArrangeMsg(_Msg):
+    """Asks for the solver's arrangement of the player's hand."""
+
+    type: Literal["arrange"]
+
+
+class CheckDeclareMsg(_Msg):
+    """Asks what a declaration with ``card`` on the finish slot and this layout would be."""
+
+    type: Literal["check_declare"]
+    card: CardText
+    groups: GroupList = []
+
+
+class ReadyMsg(_Msg):
+    """The player has seen the deal's result and is ready for the next deal."""
+
+    type: Literal["ready"]
+
+
+class PingMsg(_Msg):
+    type: Literal["ping"]
+
+
+ActionMsg: TypeAlias = Annotated[DrawMsg | DiscardMsg | DeclareMsg | DropMsg,
+                                 Field(discriminator="action")]
+Message: TypeAlias = (HelloMsg | DrawMsg | DiscardMsg | DeclareMsg | DropMsg | GroupsMsg
+                      | ArrangeMsg | CheckDeclareMsg | ReadyMsg | PingMsg)
+
+_ACTIONS: TypeAdapter[DrawMsg | DiscardMsg | DeclareMsg | DropMsg] = TypeAdapter(ActionMsg)
+_OTHERS: dict[str, type[_Msg]] = {"hello": HelloMsg, "groups": GroupsMsg, "arrange": ArrangeMsg,
+                                  "check_declare": CheckDeclareMsg, "ready": ReadyMsg,
+                                  "ping": PingMsg}
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors()[:3]:
+        loc = [str(p) for p in item["loc"]]
+        if loc and loc[0] in ("draw", "discard", "declare", "drop"):
+            loc = loc[1:]   # the discriminator's tag, not a field
+        where = ".".join(loc)
+        text = str(item["msg"]).removeprefix("Value error, ")
+        parts.append(f"{where}: {text}" if where else text)
+    return "; ".join(parts)
+
+
+def parse_message(text: str | bytes) -> Message:
+    """The client message ``text`` holds, or :class:`ProtocolError` saying what is wrong."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} "
+                                         f"bytes, not {size}")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        raise ProtocolError("malformed", f"not JSON: {getattr(error, 'msg', error)}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError("malformed", 'a message is a JSON object with a "type"')
+    kind = data["type"]
+    try:
+        if kind == "action":
+            if not isinstance(data.get("action"), str):
+                raise ProtocolError("malformed", 'an action message needs an "action": '
+                                                 "draw, discard, declare or drop")
+            return _ACTIONS.validate_python(data)
+        model = _OTHERS.get(kind)
+        if model is None:
+            raise ProtocolError("malformed", f"unknown message type {kind[:40]!r}; expected "
+                                             "one of action, " + ", ".join(_OTHERS))
+        return model.model_validate(data)   # type: ignore[return-value]
+    except ValidationError as error:
+        raise ProtocolError("malformed", _describe(error)) from None
+
+
+def to_action(msg: DrawMsg | DiscardMsg | DeclareMsg | DropMsg) -> Action:
+    """The engine action an action message asks for.
+
+    >>> to_action(parse_message('{"type":"action","action":"declare","card":"7h",'
+    ...                         '"groups":[["as","2s","3s"]]}'))   # doctest: +ELLIPSIS
+    Declare(finish=Card('7H'), groups=((Card('AS'), Card('2S'), Card('3S')),))
+    """
+    if isinstance(msg, DrawMsg):
+        return Draw(Source(msg.source))
+    if isinstance(msg, DiscardMsg):
+        return Discard(Card.parse(msg.card))
+    if isinstance(msg, DeclareMsg):
+        groups = None if msg.groups is None else \
+            tuple(tuple(Card.parse(c) for c in g) for g in msg.groups)
+        return Declare(Card.parse(msg.card), groups)
+    return Drop()
+
+
+def groups_of(groups: list[list[str]]) -> list[list[Card]]:
+    return [[Card.parse(c) for c in g] for g in groups]
+
+
+# ------------------------------------------------------------------ HTTP bodies
+def _name(text: str) -> str:
+    clean = "".join(ch for ch in unicodedata.normalize("NFC", text)
+                    if unicodedata.category(ch)[0] != "C").strip()
+    clean = " ".join(clean.split())
+    if not clean:
+        raise ValueError("a display name needs at least one visible character")
+    if len(clean) > MAX_NAME:
+        raise ValueError(f"a display name has at most {MAX_NAME} characters")
+    return clean
+
+
+DisplayName = Annotated[str, Field(max_length=200), AfterValidator(_name)]
+
+
+class CreateTable(BaseModel):
+    """A new table: its seats (``human`` or a bot), rules and stakes; the creator sits first."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: DisplayName
+    seats: Annotated[list[Literal["human", "random", "greedy"]], Field(min_length=2,
+                                                                       max_length=6)]
+    rules: Literal["classic", "adda52"] = "classic"
+    point_value: Annotated[str, Field(max_length=20)] = "1"
+    turn_seconds: Annotated[int, Field(ge=0, le=600)] = 30
+    deals: Annotated[int, Field(ge=1, le=100)] = 3
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+
+    @field_validator("point_value")
+    @classmethod
+    def _point_value(cls, value: str) -> str:
+        try:
+            amount = Decimal(value.strip())
+        except InvalidOperation:
+            raise ValueError(f"not a number: {value!r}") from None
+        if not amount.is_finite() or amount < 0 or amount > 1_000_000:
+            raise ValueError("the point value is a number from 0 to 1000000")
+        if amount != amount.quantize(Decimal("0.0001")):
+            raise ValueError("the point value has at most 4 decimal places")
+        return str(amount.normalize()) if amount else "0"
+
+    @model_validator(mode="after")
+    def _someone_plays(self) -> CreateTable:
+        if "human" not in self.seats:
+            raise ValueError("at least one seat must be human (the creator sits there)")
+        return self
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: DisplayName
+    seat: Annotated[int, Field(ge=0, le=5)] | None = None
+
+
+def check_code(code: str) -> str:
+    """A room code in canonical (upper) case, or :class:`ProtocolError`."""
+    if not CODE_PATTERN.match(code):
+        raise ProtocolError("not_found", "a table code is 4 to 12 letters and digits")
+    return code.upper()
+
+
+def error_message(code: str, message: str, msg_id: int | None = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "error": message, "id": msg_id}

@@ -1,0 +1,94 @@
+// The lobby: create a table (seats, bots, rules, stakes), join one by its code.
+import { api, cardEl, el, mySeats, setSeat } from "/static/cards.js";
+
+const $ = (id) => document.getElementById(id);
+const NAME_KEY = "rummy21:name";
+
+function seatChoices() {
+  const n = Number($("c-players").value);
+  const box = $("seat-choices");
+  const previous = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren();
+  box.append(el("div", { class: "seat-choice" }, el("span", {}, "Seat 1"), el("b", {}, "You")));
+  for (let seat = 1; seat < n; seat++) {
+    const select = el("select", { "aria-label": `Seat ${seat + 1}`, name: `seat${seat}` },
+      el("option", { value: "greedy" }, "Greedy bot"),
+      el("option", { value: "random" }, "Random bot"),
+      el("option", { value: "human" }, "Open seat (a friend)"));
+    select.value = previous[seat - 1] || "greedy";
+    box.append(el("div", { class: "seat-choice" }, el("span", {}, `Seat ${seat + 1}`), select));
+  }
+}
+
+function showError(id, message) {
+  const box = $(id);
+  box.textContent = message;
+  box.classList.toggle("hidden", !message);
+}
+
+async function create(event) {
+  event.preventDefault();
+  showError("create-error", "");
+  const name = $("c-name").value.trim();
+  localStorage.setItem(NAME_KEY, name);
+  const seats = ["human", ...[...$("seat-choices").querySelectorAll("select")].map((s) => s.value)];
+  const body = {
+    name, seats, rules: $("c-rules").value, point_value: $("c-point").value.trim() || "1",
+    turn_seconds: Number($("c-timer").value || 0), deals: Number($("c-deals").value || 1),
+  };
+  $("create-btn").disabled = true;
+  try {
+    const made = await api("/api/tables", { method: "POST", body });
+    setSeat(made.code, { seat: made.seat, token: made.token, name });
+    location.href = `/t/${made.code}`;
+  } catch (error) {
+    showError("create-error", error.message);
+    $("create-btn").disabled = false;
+  }
+}
+
+async function join(event) {
+  event.preventDefault();
+  showError("join-error", "");
+  const code = $("j-code").value.trim().toUpperCase();
+  const name = $("j-name").value.trim();
+  localStorage.setItem(NAME_KEY, name);
+  try {
+    const joined = await api(`/api/tables/${encodeURIComponent(code)}/join`, { method: "POST", body: { name } });
+    setSeat(joined.code, { seat: joined.seat, token: joined.token, name });
+    location.href = `/t/${joined.code}`;
+  } catch (error) {
+    showError("join-error", error.message);
+  }
+}
+
+function listMine() {
+  const mine = mySeats().slice(0, 12);
+  if (!mine.length) return;
+  $("mine").classList.remove("hidden");
+  $("mine-list").replaceChildren(...mine.map((m) =>
+    el("a", { class: "pill code", href: `/t/${m.code}` }, `${m.code} · seat ${m.seat + 1}`)));
+}
+
+function fan() {
+  const box = $("fan");
+  const cards = ["JK", "7H", "8H", "9H", "QS"];
+  const jokers = { wild_rank: "Q", upper: "KS", lower: "JS", value_cards: ["QS", "KS", "JS"] };
+  cards.forEach((c, i) => {
+    const node = cardEl(c, jokers);
+    node.style.transform = `rotate(${(i - 2) * 12}deg)`;
+    box.append(node);
+  });
+}
+
+$("c-players").addEventListener("change", seatChoices);
+$("create").addEventListener("submit", create);
+$("join").addEventListener("submit", join);
+const remembered = localStorage.getItem(NAME_KEY) || "";
+$("c-name").value = remembered;
+$("j-name").value = remembered;
+const wanted = new URLSearchParams(location.search).get("join");
+if (wanted) $("j-code").value = wanted.toUpperCase();
+seatChoices();
+listMine();
+fan();

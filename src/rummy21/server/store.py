@@ -1,0 +1,266 @@
+"""Persistence for the browser tables: rooms, seats, deals and every deal's event log, in SQL.
+
+The schema is plain SQLAlchemy Core, so any SQLAlchemy URL works (SQLite by default,
+PostgreSQL with ``postgresql+psycopg://…``). All database work runs on one thread that owns the
+connection pool; a batch of pending writes from many tables is committed in one transaction
+(group commit), and each writer is told only once its transaction is durable. That is how
+"committed before acknowledged" stays cheap with hundreds of tables.
+
+>>> store = Store("sqlite://")
+>>> store.run_sync(lambda conn: conn.execute(rooms.insert().values(
+...     code="ABC123", config="{}", seed=None, status="waiting",
+...     created_at=utcnow())).rowcount)
+1
+>>> [r.code for r in store.run_sync(lambda conn: conn.execute(rooms.select()).all())]
+['ABC123']
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (BigInteger, Column, DateTime, Integer, MetaData, String, Table, Text,
+                        create_engine, event)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger("rummy21.server.store")
+
+T = TypeVar("T")
+Op = Callable[[Connection], Any]
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("config", Text, nullable=False),
+    Column("seed", BigInteger, nullable=True),
+    Column("status", String(16), nullable=False),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(16), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("joined_at", DateTime(timezone=True), nullable=True),
+)
+
+deals = Table(
+    "deals", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("dealer", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=True),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("ended_at", DateTime(timezone=True), nullable=True),
+    Column("winner", Integer, nullable=True),
+    Column("reason", String(16), nullable=True),
+    Column("option", String(4), nullable=True),
+    Column("turns", Integer, nullable=True),
+    Column("scores", Text, nullable=True),
+)
+
+events = Table(
+    "events", metadata,
+    Column("code", String(16), primary_key=True),
+    Column("deal", Integer, primary_key=True, autoincrement=False),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("data", Text, nullable=False),
+)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, full fsync and a shared in-memory pool."""
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    if not memory:
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path:
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False},
+                           poolclass=StaticPool if memory else None)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        # FULL: a commit survives a power cut too, not only a crash of the server process.
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+
+    return engine
+
+
+class _Job:
+    __slots__ = ("ops", "done", "read")
+
+    def __init__(self, ops: list[Op], done: Callable[[Any, BaseException | None], None],
+                 read: bool) -> None:
+        self.ops = ops
+        self.done = done
+        self.read = read
+
+
+class Store:
+    """The database and the one thread that talks to it.
+
+    ``write(ops)`` (async) commits a list of operations as one unit and returns once they are
+    durable; concurrent units are committed together. ``read(fn)`` runs a query on the same
+    thread. ``run_sync`` is for startup code and tests that run outside an event loop.
+    """
+
+    def __init__(self, url: str, max_batch: int = 512) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        metadata.create_all(self.engine)
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._max_batch = max_batch
+        self._thread = threading.Thread(target=self._work, name="rummy21-db", daemon=True)
+        self._thread.start()
+        self.commits = 0
+        self.batches = 0
+
+    # ------------------------------------------------------------ public
+    async def write(self, ops: list[Op]) -> Any:
+        """Commit ``ops`` in one transaction (shared with other pending writes); return what
+        the last of them returned."""
+        return await self._submit(ops, read=False)
+
+    async def read(self, fn: Callable[[Connection], T]) -> T:
+        """Run ``fn`` on the database thread and return its result."""
+        result: T = await self._submit([fn], read=True)
+        return result
+
+    def run_sync(self, fn: Callable[[Connection], T], write: bool = True) -> T:
+        """Run ``fn`` in a transaction on the database thread and wait for it (no event loop)."""
+        future: Future[Any] = Future()
+
+        def done(value: Any, error: BaseException | None) -> None:
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(value)
+
+        self._queue.put(_Job([fn], done, read=not write))
+        result: T = future.result()
+        return result
+
+    def close(self) -> None:
+        """Finish pending work, stop the thread and release the engine."""
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join(timeout=10)
+        self.engine.dispose()
+
+    # ----------------------------------------------------------- internal
+    async def _submit(self, ops: list[Op], read: bool) -> Any:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+
+        def settle(value: Any, error: BaseException | None) -> None:
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(value)
+
+        def done(value: Any, error: BaseException | None) -> None:
+            try:
+                loop.call_soon_threadsafe(settle, value, error)
+            except RuntimeError:   # the loop is closed: nobody is waiting any more
+                pass
+
+        self._queue.put(_Job(ops, done, read))
+        return await future
+
+    def _work(self) -> None:
+        stop = False
+        while not stop:
+            job = self._queue.get()
+            if job is None:
+                break
+            batch = [job]
+            while len(batch) < self._max_batch:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            reads = [j for j in batch if j.read]
+            writes = [j for j in batch if not j.read]
+            if writes:
+                self._commit(writes)
+            for j in reads:
+                self._run_read(j)
+
+    def _run_read(self, job: _Job) -> None:
+        try:
+            with self.engine.connect() as conn:
+                value = job.ops[0](conn)
+        except BaseException as error:  # noqa: BLE001  (handed to the waiting caller)
+            job.done(None, error)
+        else:
+            job.done(value, None)
+
+    def _commit(self, jobs: list[_Job]) -> None:
+        try:
+            results = self._transaction(jobs)
+        except Exception:  # noqa: BLE001
+            if len(jobs) == 1:
+                log.exception("database write failed")
+                self._run_alone(jobs[0])
+                return
+            # One bad unit must not sink the others: commit each on its own.
+            for job in jobs:
+                self._run_alone(job)
+            return
+        self.batches += 1
+        self.commits += len(jobs)
+        for job, value in zip(jobs, results):
+            job.done(value, None)
+
+    def _transaction(self, jobs: list[_Job]) -> list[Any]:
+        results = []
+        with self.engine.begin() as conn:
+            for job in jobs:
+                value = None
+                for op in job.ops:
+                    value = op(conn)
+                results.append(value)
+        return results
+
+    def _run_alone(self, job: _Job) -> None:
+        try:
+            value = self._transaction([job])[0]
+        except BaseException as error:  # noqa: BLE001
+            job.done(None, error)
+        else:
+            self.batches += 1
+            self.commits += 1
+            job.done(value, None)

@@ -1,0 +1,154 @@
+"""Hidden information: every message sent to every seat over several deals is checked against
+the deal's log. None may hold a card that only another hand holds, the stock's order, the seed
+or a seat token; each seat's own hand must be exactly what the engine says it holds."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("fastapi")
+
+from sqlalchemy import create_engine, text  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from rummy21.game import Table  # noqa: E402
+from rummy21.game.view import public_event  # noqa: E402
+from test_server_helpers import Seat, card_tokens, create_table, make_app  # noqa: E402
+
+FORBIDDEN_KEYS = {"stock", "shoe", "seed", "token", "token_hash", "hands", "log"}
+
+
+def drain(seat: Seat) -> None:
+    stream = seat.ws._send_rx
+    while True:
+        try:
+            message = seat.ws.portal.call(stream.receive_nowait)
+        except anyio.WouldBlock:
+            return
+        text_ = message["text"]
+        seat.messages.append(text_)
+        data = json.loads(text_)
+        if data["type"] == "state":
+            seat.state = data
+
+
+def keys_of(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        found = set(value)
+        for item in value.values():
+            found |= keys_of(item)
+        return found
+    if isinstance(value, list):
+        return set().union(*(keys_of(v) for v in value)) if value else set()
+    return set()
+
+
+def play_match(client: TestClient, seats: list[Seat], rng: random.Random) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for seat in seats:
+            drain(seat)
+        states = [s.state for s in seats if s.state]
+        if states and all(s["room"]["status"] == "finished" for s in states):
+            return
+        moved = False
+        for seat in seats:
+            state = seat.state
+            if state is None:
+                continue
+            if state["room"]["status"] == "between" and state["you"] not in state["ready"] \
+                    and seat.acted != ("ready", state["version"]):
+                seat.acted = ("ready", state["version"])  # type: ignore[assignment]
+                seat.request({"type": "ready"})
+                moved = True
+            elif seat.my_move():
+                seat.move(rng, drop_chance=0.07)
+                if rng.random() < 0.3:   # ask about the hand too: replies are checked as well
+                    seat.request({"type": "groups", "groups": [seat.deal["hand"][:3]]})
+                    seat.request({"type": "arrange"})
+                moved = True
+        if not moved:
+            time.sleep(0.002)
+    raise AssertionError("the match did not finish in time")
+
+
+def test_no_message_reveals_another_hand_or_the_stock(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        made = create_table(client, ["human", "human", "random"], deals=3, seed=21)
+        code = made["code"]
+        joined = client.post(f"/api/tables/{code}/join", json={"name": "Bob"}).json()
+        with client.websocket_connect(f"/ws/{code}") as ws0, \
+                client.websocket_connect(f"/ws/{code}") as ws1:
+            seats = [Seat(ws0, made["token"]), Seat(ws1, joined["token"])]
+            for seat in seats:
+                seat.hello()
+            play_match(client, seats, random.Random(4))
+            for seat in seats:
+                drain(seat)
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'rummy21.sqlite3'}")
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT deal, data FROM events WHERE code = :c "
+                                 "ORDER BY deal, seq"), {"c": code}).all()
+    engine.dispose()
+    logs: dict[int, list[str]] = {}
+    for deal, data in rows:
+        logs.setdefault(deal, []).append(data)
+    assert sorted(logs) == [0, 1, 2]
+
+    @lru_cache(maxsize=None)
+    def table_at(deal: int, length: int) -> Table:
+        return Table.replay(logs[deal][:length])
+
+    checked = 0
+    secrets_ = {made["token"], joined["token"]}
+    for seat_no, seat in enumerate(seats):
+        context: tuple[int, int] | None = None
+        for raw in seat.messages:
+            message = json.loads(raw)
+            assert not (keys_of(message) & FORBIDDEN_KEYS), keys_of(message) & FORBIDDEN_KEYS
+            assert not any(token in raw for token in secrets_)
+            if message["type"] == "state" and message["deal"] is not None:
+                context = (message["match"]["deal"], message["deal"]["events"])
+            if context is None:
+                continue
+            table = table_at(*context)
+            own = [str(c) for c in table.hand(seat_no)]
+            if message["type"] == "state":
+                assert Counter(message["deal"]["hand"]) == Counter(own)
+            public = {str(c) for c in (table.cut, *table.jokers.value_cards,
+                                       table.jokers.upper, table.jokers.lower)}
+            for event in table.log:
+                shown = public_event(event)
+                if shown.card is not None:
+                    public.add(str(shown.card))
+                if shown.action == "dealt" and shown.detail:
+                    public.add(shown.detail)
+            allowed = set(own) | public
+            result = message.get("result")
+            if result is not None:
+                for row in result["seats"]:
+                    if row["standing"] == "dropped" and row["seat"] != seat_no:
+                        assert row["cards"] == [] and row["hidden"]
+                    allowed |= set(row["cards"])
+                    if result["finish"]:
+                        allowed.add(result["finish"])
+                allowed |= {c for row in result["seats"] for c in row["cards"]}
+            leaked = card_tokens(raw) - allowed
+            assert not leaked, (message["type"], leaked)
+            top = table.zones()["stock"][:6]
+            # The stock's order must not show up either (a sorted run could be a hand's).
+            if len(top) == 6 and top != sorted(top):
+                assert json.dumps([str(c) for c in top])[1:-1] not in raw
+            checked += 1
+    assert checked > 100

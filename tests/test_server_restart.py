@@ -1,0 +1,137 @@
+"""Nothing is lost: the real ``rummy21 serve`` process is killed (SIGKILL) in the middle of a
+deal and started again on the same database; the browser's seat reconnects with its token and
+the deal goes on from exactly the same state."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn")
+httpx = pytest.importorskip("httpx")
+sync_client = pytest.importorskip("websockets.sync.client")
+
+SERVE = "from rummy21.cli import main; main()"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
+    out = log.open("ab")
+    process = subprocess.Popen(
+        [sys.executable, "-c", SERVE, "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", f"sqlite:///{db}", "--bot-delay", "0", "--next-deal", "0",
+         "--log-level", "warning"],
+        stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the server exited: {log.read_text()[-2000:]}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).json() == \
+                    {"status": "ok"}:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("the server did not come up")
+
+
+class Client:
+    def __init__(self, port: int, code: str, token: str) -> None:
+        self._session = sync_client.connect(f"ws://127.0.0.1:{port}/ws/{code}",
+                                            open_timeout=10)
+        self.ws = self._session.__enter__()
+        self.state: dict[str, Any] = {}
+        self.next_id = 1
+        self.ws.send(json.dumps({"type": "hello", "token": token}))
+        assert self.recv()["type"] == "welcome"
+        self.wait(lambda s: True)
+
+    def recv(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.ws.recv(timeout=20))
+        if data["type"] == "state":
+            self.state = data
+        return data
+
+    def wait(self, predicate: Any) -> dict[str, Any]:
+        while not self.state or not predicate(self.state):
+            self.recv()
+        return self.state
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        msg_id = self.next_id
+        self.next_id += 1
+        self.ws.send(json.dumps({**message, "id": msg_id}))
+        while True:
+            reply = self.recv()
+            if reply["type"] != "state" and reply.get("id") == msg_id:
+                return reply
+
+    def turn(self) -> None:
+        self.wait(lambda s: s["deal"]["my_turn"] and s["deal"]["phase"] == "draw")
+        assert self.request({"type": "action", "action": "draw"})["type"] == "ack"
+        card = self.state["deal"]["drawn"]
+        assert self.request({"type": "action", "action": "discard", "card": card})["type"] \
+            == "ack"
+
+    def close(self) -> None:
+        self._session.__exit__(None, None, None)
+
+
+def stable(state: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a state that must survive a restart (not clocks, versions, presence)."""
+    deal = dict(state["deal"])
+    room = dict(state["room"])
+    room["seats"] = [{k: v for k, v in s.items() if k != "connected"} for s in room["seats"]]
+    return {"deal": deal, "room": room, "match": state["match"], "you": state["you"]}
+
+
+def test_a_killed_server_comes_back_with_every_table(tmp_path: Path) -> None:
+    port, db, log = free_port(), tmp_path / "live.sqlite3", tmp_path / "server.log"
+    server = start(port, db, log)
+    try:
+        made = httpx.post(f"http://127.0.0.1:{port}/api/tables", timeout=10, json={
+            "name": "Ann", "seats": ["human", "random", "random"], "turn_seconds": 0,
+            "deals": 2}).json()
+        code, token = made["code"], made["token"]
+        client = Client(port, code, token)
+        for _ in range(3):
+            client.turn()
+        before = stable(client.wait(lambda s: s["deal"]["my_turn"]
+                                    and s["deal"]["phase"] == "draw"))
+        assert before["deal"]["turns"] >= 9
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=10)
+        client.close()
+
+        server = start(port, db, log)
+        again = Client(port, code, token)
+        after = stable(again.state)
+        assert after == before
+        # The deal goes on from there, to its end.
+        again.turn()
+        again.wait(lambda s: s["deal"]["my_turn"] and s["deal"]["phase"] == "draw")
+        assert again.request({"type": "action", "action": "drop"})["type"] == "ack"
+        final = again.wait(lambda s: s["result"] is not None or s["match"]["deal"] == 1)
+        assert final["match"]["history"] and final["match"]["history"][0]["deal"] == 0
+        again.close()
+        listing = httpx.get(f"http://127.0.0.1:{port}/api/tables/{code}/deals", timeout=10)
+        assert [d["deal"] for d in listing.json()["finished"]][:1] == [0]
+    finally:
+        server.kill()
+        server.wait(timeout=10)
