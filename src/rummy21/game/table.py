@@ -590,7 +590,7 @@ class Table:
             raise ReplayError(f"cannot set up the table: {error}") from None
         for number, event in enumerate(events[1:], 2):
             try:
-                table._replay_one(event)
+                table.apply_recorded(event)
             except IllegalActionError as error:
                 raise ReplayError(f"record {number} ({event.kind}) is illegal: {error}") from None
         produced = table._log
@@ -602,7 +602,13 @@ class Table:
             raise ReplayError(f"the log has {len(events)} records, the replay {len(produced)}")
         return table
 
-    def _replay_one(self, event: Event) -> None:
+    def apply_recorded(self, event: Event) -> bool:
+        """Redo the player action behind a recorded ``event``.
+
+        Returns ``False`` for records the table writes by itself (forced moves, reshuffles,
+        the end of the deal): those follow from the actions. Raises :class:`ReplayError`
+        for a record that cannot come next, :class:`IllegalActionError` for an illegal action.
+        """
         if isinstance(event, TimedOut):
             self.timeout(event.seat)
         elif isinstance(event, Drew) and not event.forced:
@@ -615,3 +621,6 @@ class Table:
             self.drop(event.seat)
         elif isinstance(event, DealStarted):
             raise ReplayError("a second deal_started record")
+        else:
+            return False
+        return True

@@ -22,8 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rummy21.game.errors import ReplayError
-from rummy21.game.events import (DealEnded, DealStarted, Declared, Discarded, Dropped, Drew,
-                                  Event, Reshuffled, TimedOut)
+from rummy21.game.events import DealStarted, Declared, Drew, Event, Reshuffled
 from rummy21.game.log import load_log
 from rummy21.game.table import Table
 from rummy21.game.view import public_event
@@ -54,25 +53,6 @@ def _frame(table: Table, new: Iterable[Event]) -> dict[str, Any]:
     }
 
 
-def _apply(table: Table, event: Event) -> bool:
-    """Apply the player action behind ``event``; ``False`` for automatic records."""
-    if isinstance(event, TimedOut):
-        table.timeout(event.seat)
-    elif isinstance(event, Drew) and not event.forced:
-        table.draw(event.source, event.seat)
-    elif isinstance(event, Discarded) and not event.forced:
-        table.discard(event.card, event.seat)
-    elif isinstance(event, Declared):
-        table.declare(event.finish, event.groups, event.seat)
-    elif isinstance(event, Dropped) and not event.forced:
-        table.drop(event.seat)
-    elif isinstance(event, (Drew, Discarded, Dropped, Reshuffled, DealEnded)):
-        return False
-    else:
-        raise ReplayError(f"unexpected {event.kind} record")
-    return True
-
-
 def replay_frames(log: Iterable[Any]) -> list[dict[str, Any]]:
     """One frame per player action of the deal ``log`` (after the first: the deal itself)."""
     events = load_log(log)
@@ -86,7 +66,7 @@ def replay_frames(log: Iterable[Any]) -> list[dict[str, Any]]:
     frames = [_frame(table, table.log)]
     for event in events[1:]:
         before = len(table.log)
-        if _apply(table, event):
+        if table.apply_recorded(event):
             frames.append(_frame(table, table.log[before:]))
     if list(table.log) != events:
         raise ReplayError("the deal does not reproduce from its log")
