@@ -83,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     rules = RuleSet().with_(turn_limit=args.turn_limit)
+    if min(args.deals, args.speed_deals, args.greedy_deals) < 1:
+        parser.error("--deals, --speed-deals and --greedy-deals must be at least 1")
     report: dict[str, Any] = {
         "python": platform.python_version(), "machine": platform.machine(),
         "turn_limit": args.turn_limit, "seed": args.seed,
