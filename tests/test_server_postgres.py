@@ -1,0 +1,60 @@
+"""The server on PostgreSQL (``--db postgresql://…``): same play, same rebuild after a restart.
+
+Runs when ``RUMMY21_TEST_POSTGRES`` holds a database URL (`.ci/run` starts a local server and
+sets it); skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import uuid
+from typing import Any
+
+import pytest
+
+URL = os.environ.get("RUMMY21_TEST_POSTGRES")
+pytestmark = pytest.mark.skipif(not URL, reason="RUMMY21_TEST_POSTGRES is not set")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from rummy21.server import create_app  # noqa: E402
+from test_server_helpers import Seat, create_table  # noqa: E402
+
+SETTINGS: dict[str, Any] = {"bot_delay": 0.0, "next_deal_seconds": 0.0, "allow_seed": True,
+                            "rate_limit": None}
+
+
+@pytest.fixture()
+def database() -> str:
+    """A fresh schema-less database per test: a new database on the server of ``URL``."""
+    import sqlalchemy
+
+    assert URL is not None
+    name = f"rummy21_{uuid.uuid4().hex[:12]}"
+    admin = sqlalchemy.create_engine(URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return URL.rsplit("/", 1)[0] + "/" + name
+
+
+def test_a_deal_is_played_stored_and_rebuilt(database: str) -> None:
+    with TestClient(create_app(database, **SETTINGS)) as client:
+        made = create_table(client, ["human", "random"], deals=1, seed=5)
+        with client.websocket_connect(f"/ws/{made['code']}") as ws:
+            seat = Seat(ws, made["token"])
+            seat.hello()
+            # Play a few turns, then stop mid-deal.
+            middle = seat.play_until(lambda s: s["version"] >= 8, random.Random(1))
+            assert middle["room"]["status"] == "playing"
+    with TestClient(create_app(database, **SETTINGS)) as client:    # a restart
+        with client.websocket_connect(f"/ws/{made['code']}") as ws:
+            again = Seat(ws, made["token"])
+            again.hello()
+            assert again.state is not None
+            assert again.state["deal"]["hand"] == middle["deal"]["hand"]
+            assert again.state["deal"]["stock_size"] == middle["deal"]["stock_size"]
+            final = again.play_until(lambda s: s["room"]["status"] == "finished",
+                                     random.Random(2))
+    assert sum(final["result"]["scores"]) == 0
