@@ -3,7 +3,6 @@ its search against a brute force over all partitions of small hands."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -11,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from conftest import worked_examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,15 +25,7 @@ import reference as ref  # noqa: E402
 
 CLASSIC = RuleSet.preset("classic")
 EXAMPLES_PATH = Path(__file__).resolve().parents[2] / "shared" / "examples" / "analysis.jsonl"
-
-
-def _examples() -> list[dict[str, Any]]:
-    if not EXAMPLES_PATH.exists():
-        return []
-    return [json.loads(line) for line in EXAMPLES_PATH.read_text().splitlines() if line.strip()]
-
-
-EXAMPLES = _examples()
+EXAMPLES = worked_examples()    # shared/examples, or the copy kept in tests/data
 
 
 def read(cards: str, cut: str, rules: RuleSet = CLASSIC) -> ref.Reading:
