@@ -122,8 +122,12 @@ def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet) -> A
     order = sorted((i for i in range(TYPE_COUNT) if counts[i]),
                    key=lambda i: (mask[i], -Card(i).points, i))
     best: tuple[tuple[bool, int, int, int], Analysis] | None = None
+    cards = _cards_of(counts)
     for index in order:
         counts[index] -= 1
+        if best is not None and _best_possible(counts, index, cards, jokers, rules) > best[0]:
+            counts[index] += 1
+            continue            # even valid with no penalty it could not rank first
         result = _evaluate(counts, jokers, rules, best[0] if best else None)
         counts[index] += 1
         if result is None:
@@ -136,6 +140,21 @@ def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet) -> A
     return Analysis(chosen.jokers, chosen.cards, chosen.options, chosen.groups, chosen.loose,
                     chosen.penalty, chosen.value, chosen.pure_groups_possible,
                     Card(best[0][3]), tuple(sorted(hand)))
+
+
+def _best_possible(counts: Sequence[int], index: int, cards: list[Card], jokers: Jokers,
+                   rules: RuleSet) -> tuple[bool, int, int, int]:
+    """The best rank (RULES §8) the 21 cards ``counts`` could have, put-aside card ``index``
+    being one of the 22 ``cards``: valid with no penalty, unless no option can hold."""
+    held = list(cards)
+    held.remove(Card(index))
+    points, _ = rules.value_points(*jokers.value_counts(held))
+    mask = jokers.joker_mask
+    may_be_valid = max_pure_groups(counts) >= rules.pure_groups_needed \
+        or sum(n // 3 for n in counts) >= rules.tunnelas_needed \
+        or sum(n // 2 for n in counts) >= rules.dublees_needed \
+        or sum(n for i, n in enumerate(counts) if mask[i]) >= rules.jokers_needed
+    return (not may_be_valid, 0, -points, index)
 
 
 def _cards_of(counts: Sequence[int]) -> list[Card]:
