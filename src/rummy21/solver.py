@@ -678,6 +678,22 @@ def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
 
 
 def _greedy(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, Arrangement] | None:
+    """The better of two quick arrangements: pure groups as long as they go, or of three
+    cards only (leaving more cards for sets and other runs). See :func:`_greedy_with`."""
+    best = None
+    for longest in (MAX_RUN, 3):
+        found = _greedy_with(counts, jokers, rules, longest)
+        if found is None:
+            return None
+        if not found[1].loose:
+            return found
+        if best is None or found[0] < best[0]:
+            best = found
+    return best
+
+
+def _greedy_with(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
+                 longest: int) -> tuple[int, Arrangement] | None:
     """A quick arrangement with enough pure groups, and the points it leaves loose.
 
     Pick enough pure groups ``G``, chosen per suit to weigh the most (each non-joker card in
@@ -696,7 +712,7 @@ def _greedy(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int,
         weights = tuple(-1 if mask[s * 13 + r] else 2 for r in range(13))
         merged: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
         for k1, (w1, g1) in table.items():
-            for k2, (w2, g2) in _suit_cores(ranks, weights, need).items():
+            for k2, (w2, g2) in _suit_cores(ranks, weights, need, longest).items():
                 k = min(need, k1 + k2)
                 chosen = g1 + tuple(tuple(s * 13 + (p - 1) % 13 for p in g) for g in g2)
                 if k not in merged or w1 + w2 > merged[k][0]:
@@ -793,7 +809,7 @@ def _one_joker_apart(a: Card, b: Card) -> bool:
 
 @lru_cache(maxsize=1 << 16)
 def _suit_cores(ranks: tuple[int, ...], weights: tuple[int, ...],
-                need: int) -> dict[int, tuple[int, tuple[tuple[int, ...], ...]]]:
+                need: int, longest: int = MAX_RUN) -> dict[int, tuple[int, tuple[tuple[int, ...], ...]]]:
     """The heaviest ``k`` disjoint pure groups of one suit, for each ``k`` up to ``need``.
 
     Groups are tuples of positions (1 = Ace low .. 14 = Ace high); ``k == need`` means at least.
@@ -803,7 +819,7 @@ def _suit_cores(ranks: tuple[int, ...], weights: tuple[int, ...],
     line_weights = weights + (weights[0],)
     for low in range(aces + 1):
         line = (low,) + ranks[1:] + (aces - low,)
-        for k, found in _line_cores(line, line_weights, need).items():
+        for k, found in _line_cores(line, line_weights, need, longest).items():
             if k not in best or found[0] > best[k][0]:
                 best[k] = found
     return best
@@ -811,7 +827,7 @@ def _suit_cores(ranks: tuple[int, ...], weights: tuple[int, ...],
 
 @lru_cache(maxsize=1 << 16)
 def _line_cores(line: tuple[int, ...], weights: tuple[int, ...],
-                need: int) -> dict[int, tuple[int, tuple[tuple[int, ...], ...]]]:
+                need: int, longest: int = MAX_RUN) -> dict[int, tuple[int, tuple[tuple[int, ...], ...]]]:
     i = next((q for q, n in enumerate(line) if n), None)
     if i is None:
         return {0: (0, ())}
@@ -819,7 +835,7 @@ def _line_cores(line: tuple[int, ...], weights: tuple[int, ...],
 
     def offer(rest: list[int], group: tuple[int, ...] | None) -> None:
         gain = sum(weights[q - 1] for q in group) if group else 0
-        for k, (w, groups) in _line_cores(tuple(rest), weights, need).items():
+        for k, (w, groups) in _line_cores(tuple(rest), weights, need, longest).items():
             k2 = min(need, k + (group is not None))
             if k2 not in out or w + gain > out[k2][0]:
                 out[k2] = (w + gain, groups + ((group,) if group else ()))
@@ -832,7 +848,7 @@ def _line_cores(line: tuple[int, ...], weights: tuple[int, ...],
         rest[i] = 0
         offer(rest, (i + 1,) * 3)                         # a tunnela
     end = i
-    while end < len(line) and line[end] and end - i < MAX_RUN:
+    while end < len(line) and line[end] and end - i < longest:
         end += 1
         if end - i >= 3:                                   # a pure run i+1 .. end
             rest = list(line)
