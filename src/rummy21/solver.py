@@ -770,30 +770,30 @@ MAX_RUN = 13
 
 
 def _natural_melds(naturals: list[Card], max_set: int) -> list[tuple[Card, ...]]:
-    """Take sets, then runs of three, of natural cards out of ``naturals`` (greedily)."""
-    melds: list[tuple[Card, ...]] = []
-    by_rank: dict[int, list[Card]] = {}
+    """Take sets, then runs of three, of natural cards out of ``naturals`` (greedily).
+
+    ``naturals`` keeps the cards left over.
+    """
+    left = [0] * JOKER_INDEX
     for card in naturals:
-        by_rank.setdefault(card.rank, []).append(card)
-    for cards in by_rank.values():
+        left[card.index] += 1
+    melds: list[tuple[Card, ...]] = []
+    for rank in range(13):
         while True:
-            suits = {c.suit: c for c in cards}
+            suits = [s * 13 + rank for s in range(4) if left[s * 13 + rank]]
             if len(suits) < 3:
                 break
-            meld = tuple(sorted(suits.values()))[:max_set]
-            melds.append(meld)
-            for card in meld:
-                cards.remove(card)
-                naturals.remove(card)
+            for i in suits[:max_set]:
+                left[i] -= 1
+            melds.append(tuple(Card(i) for i in suits[:max_set]))
     for suit in range(4):
-        for start in range(1, 13):          # start..start+2, the last window Q-K-A
-            while True:
-                want = [Card.of((start + k - 1) % 13 + 1, suit) for k in range(3)]
-                if not all(c in naturals for c in want):
-                    break
-                for card in want:
-                    naturals.remove(card)
-                melds.append(tuple(want))
+        for start in range(12):             # start..start+2, the last window Q-K-A
+            want = [suit * 13 + (start + k) % 13 for k in range(3)]
+            while all(left[i] for i in want):
+                for i in want:
+                    left[i] -= 1
+                melds.append(tuple(Card(i) for i in want))
+    naturals[:] = [Card(i) for i, n in enumerate(left) for _ in range(n)]
     return melds
 
 
