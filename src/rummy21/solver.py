@@ -658,7 +658,9 @@ def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         pure_arrangement = zero.rebuild(key, balance)
         proof = next(((b, k) for _, b, k in found if places_jokers(b)), None)
         if proof is not None:
-            return Solution(0, pure_arrangement, zero.rebuild(proof[1], proof[0]))
+            same = proof == (balance, key)
+            return Solution(0, pure_arrangement,
+                            pure_arrangement if same else zero.rebuild(proof[1], proof[0]))
         for _, b, k in found[:4]:       # one or two spare jokers: try to fit them in
             placed = _place_spare(zero.rebuild(k, b), jokers, rules)
             if placed is not None:
