@@ -168,6 +168,72 @@ def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASS
     return result
 
 
+def penalty_within(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
+                   limit: int) -> int | None:
+    """The penalty (RULES §7, capped) of a 21-card count vector if it is at most ``limit``.
+
+    ``None`` means above ``limit``: the search for a pure save stops there, which makes
+    "is this hand better than that one?" cheap.
+
+    >>> from rummy21.cards import parse_cards
+    >>> hand = counts_of(parse_cards("QS KS AS 2S 3S 4S 10D JD QD 5H 5D 5C 7H 7H 9C 9C 8S 6D KH JC 2C"))
+    >>> penalty_within(hand, Jokers.from_cut("QC"), CLASSIC, 60), penalty_within(hand, Jokers.from_cut("QC"), CLASSIC, 57)
+    (58, None)
+    """
+    full, dublee = _full_count(counts, jokers), _dublee_save(counts, jokers, rules)
+    enough = full if dublee is None else min(full, dublee)
+    cap = rules.full_count_cap
+    if limit < 0:
+        return None
+    if min(enough, cap) <= limit:
+        bound = enough if limit >= cap else min(enough, limit)
+    else:
+        bound = limit
+    solution = solve(counts, jokers, rules, bound=bound)
+    best = enough if solution.pure_save is None else min(enough, solution.pure_save)
+    points = min(best, cap)
+    return points if points <= limit else None
+
+
+def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC) -> dict[Card, int]:
+    """For each card that could still be drawn, how much it would lower the hand's penalty.
+
+    The hand (21 cards) draws the card and puts aside whichever card then leaves the lowest
+    penalty (RULES §7); cards that lower nothing are left out. Exact, one bounded solve per
+    pair of drawn and put-aside cards.
+
+    >>> hand = "7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C"
+    >>> outs(hand, "7D")      # already valid: nothing can lower a penalty of 0
+    {}
+    """
+    hand = _as_cards(cards)
+    jokers = Jokers.from_cut(cut)
+    check_copies(hand, rules.printed_jokers)
+    if len(hand) != rules.hand_size:
+        raise HandError(f"outs are read from a hand of {rules.hand_size} cards, not {len(hand)}")
+    counts = counts_of(hand)
+    base = analyze_counts(counts, jokers, rules).penalty.points
+    found: dict[Card, int] = {}
+    for drawn in range(TYPE_COUNT):
+        limit = rules.printed_jokers if drawn == JOKER_INDEX else 3
+        if counts[drawn] >= limit or base == 0:
+            continue
+        counts[drawn] += 1
+        best = base                       # putting the drawn card aside again
+        for aside in range(TYPE_COUNT):
+            if aside == drawn or not counts[aside]:
+                continue
+            counts[aside] -= 1
+            better = penalty_within(counts, jokers, rules, best - 1)
+            counts[aside] += 1
+            if better is not None:
+                best = better
+        counts[drawn] -= 1
+        if best < base:
+            found[Card(drawn)] = base - best
+    return found
+
+
 def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
               beat: tuple[bool, int, int, int] | None) -> Analysis | None:
     """The analysis, or ``None`` if it cannot rank before ``beat`` (see _analyze_with_discard)."""

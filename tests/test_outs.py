@@ -1,0 +1,50 @@
+"""Outs: what each drawable card would lower the penalty by — checked against trying all."""
+
+from __future__ import annotations
+
+import pytest
+
+from rummy21.analysis import analyze_counts, outs
+from rummy21.cards import ALL_CARDS, JOKER_INDEX, Card, counts_of
+from rummy21.handgen import corpus
+from rummy21.jokers import Jokers
+from rummy21.ruleset import RuleSet
+
+RULES = RuleSet()
+HANDS = corpus(33, 3, 3)
+
+
+def naive_outs(cut: Card, hand: list[Card]) -> dict[Card, int]:
+    jokers = Jokers.from_cut(cut)
+    counts = counts_of(hand)
+    base = analyze_counts(counts, jokers, RULES).penalty.points
+    found = {}
+    for drawn in ALL_CARDS:
+        if counts[drawn.index] >= (RULES.printed_jokers if drawn.index == JOKER_INDEX else 3):
+            continue
+        counts[drawn.index] += 1
+        best = min(analyze_counts(_without(counts, aside), jokers, RULES).penalty.points
+                   for aside in range(len(counts)) if counts[aside])
+        counts[drawn.index] -= 1
+        if best < base:
+            found[drawn] = base - best
+    return found
+
+
+def _without(counts: list[int], index: int) -> list[int]:
+    rest = list(counts)
+    rest[index] -= 1
+    return rest
+
+
+@pytest.mark.parametrize("cut,hand,kind", HANDS, ids=[f"{k}-{i}" for i, (_, _, k) in enumerate(HANDS)])
+def test_outs_match_trying_every_draw_and_put_aside(cut: Card, hand: list[Card], kind: str) -> None:
+    assert outs(hand, cut, RULES) == naive_outs(cut, hand)
+
+
+def test_outs_of_a_hand_one_card_short() -> None:
+    # 5D 5D plus a third 5D makes a tunnela: drawing it lowers the penalty.
+    hand = "7S 8S 9S 2H 3H 4H JC QC KC 5D 5D AH AD AC 9C 9H KS 2C 6S 10H 3D"
+    found = outs(hand, "7D")
+    assert found and all(points > 0 for points in found.values())
+    assert Card.parse("5D") in found
