@@ -149,11 +149,8 @@ def _best_possible(counts: Sequence[int], index: int, cards: list[Card], jokers:
     held = list(cards)
     held.remove(Card(index))
     points, _ = rules.value_points(*jokers.value_counts(held))
-    mask = jokers.joker_mask
     may_be_valid = max_pure_groups(counts) >= rules.pure_groups_needed \
-        or sum(n // 3 for n in counts) >= rules.tunnelas_needed \
-        or sum(n // 2 for n in counts) >= rules.dublees_needed \
-        or sum(n for i, n in enumerate(counts) if mask[i]) >= rules.jokers_needed
+        or any(_by_counts(counts, jokers, rules).values())
     return (not may_be_valid, 0, -points, index)
 
 
@@ -180,15 +177,12 @@ def penalty_within(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     >>> penalty_within(hand, Jokers.from_cut("QC"), CLASSIC, 60), penalty_within(hand, Jokers.from_cut("QC"), CLASSIC, 57)
     (58, None)
     """
-    full, dublee = _full_count(counts, jokers), _dublee_save(counts, jokers, rules)
-    enough = full if dublee is None else min(full, dublee)
+    _, _, enough = _saves(counts, jokers, rules)
     cap = rules.full_count_cap
     if limit < 0:
         return None
-    if min(enough, cap) <= limit:
-        bound = enough if limit >= cap else min(enough, limit)
-    else:
-        bound = limit
+    # Below ``limit`` the penalty is certain; only a pure save under it can still matter.
+    bound = enough if min(enough, cap) <= limit else limit
     solution = solve(counts, jokers, rules, bound=bound)
     best = enough if solution.pure_save is None else min(enough, solution.pure_save)
     points = min(best, cap)
@@ -239,18 +233,10 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     """The analysis, or ``None`` if it cannot rank before ``beat`` (see _analyze_with_discard)."""
     cards = _cards_of(counts)
     mask = jokers.joker_mask
-    full, dublee = _full_count(counts, jokers), _dublee_save(counts, jokers, rules)
-    # A pure save above the full count or the dublee save could never be the penalty.
-    enough = full if dublee is None else min(full, dublee)
+    full, dublee, enough = _saves(counts, jokers, rules)
     tunnela_types = [i for i, n in enumerate(counts) if n >= 3]
-    tunnelas = sum(n // 3 for n in counts)
-    dublees = sum(n // 2 for n in counts)
     joker_cards = [c for c in cards if mask[c.index]]
-    holds = {
-        "B": tunnelas >= rules.tunnelas_needed,
-        "C": dublees >= rules.dublees_needed,
-        "D": len(joker_cards) >= rules.jokers_needed,
-    }
+    holds = _by_counts(counts, jokers, rules)
     bound = enough
     if beat is not None and beat[1] < rules.full_count_cap:
         bound = min(bound, beat[1])   # a higher penalty could not rank first
@@ -287,6 +273,23 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     return Analysis(jokers, tuple(cards), options, groups, loose, penalty,
                     Value(points, marriages, cut, upper, lower),
                     max_pure_groups(counts) >= rules.pure_groups_needed, None, tuple(cards))
+
+
+def _by_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> dict[str, bool]:
+    """Options B, C and D (RULES §5): they hold by the card counts alone."""
+    mask = jokers.joker_mask
+    return {
+        "B": sum(n // 3 for n in counts) >= rules.tunnelas_needed,
+        "C": sum(n // 2 for n in counts) >= rules.dublees_needed,
+        "D": sum(n for i, n in enumerate(counts) if mask[i]) >= rules.jokers_needed,
+    }
+
+
+def _saves(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, int | None, int]:
+    """(full count, dublee save or ``None``, the lower of them): a pure save above that last
+    one could never be the penalty."""
+    full, dublee = _full_count(counts, jokers), _dublee_save(counts, jokers, rules)
+    return full, dublee, full if dublee is None else min(full, dublee)
 
 
 def _full_count(counts: Sequence[int], jokers: Jokers) -> int:
