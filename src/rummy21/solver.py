@@ -39,7 +39,9 @@ What keeps the sweep small (each rule is argued where it is applied):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 from dataclasses import dataclass
 from functools import lru_cache
@@ -217,6 +219,39 @@ def _grow(out: list[SuitMove], state: tuple[int, ...], new: list[int], count: in
                                         tunnela, reserve, as_jokers + fixed, extra))
 
 
+@lru_cache(maxsize=1 << 16)
+def _options(state: tuple[int, ...], count: int, role: int, phase: int, purity: bool,
+             reach: int, padding: int, exact: bool, next1: int, next2: int,
+             setless: int | None) -> tuple[tuple[Any, ...], ...]:
+    """The moves of :func:`_suit_moves` as the sweep uses them: (state, jokers, pure groups,
+    pool, extends, jokers owed, loose points, move).
+
+    ``next1`` and ``next2`` are the copies at the next two places (-1: the Ace-high place,
+    whose copies are the Aces set aside). Each short run needs the next card or a joker, a
+    run of one also the card after: what the cards cannot give is owed, for pruning only.
+    ``setless`` is, where no set can form at this rank, the points of a loose pool card
+    (-1 for joker cards: they may go to the pool only to sit in a set); else ``None``.
+    """
+    out = []
+    for move in _suit_moves(state, count, role, phase, purity, reach, padding):
+        if move.extends and not exact:
+            continue
+        loose = 0
+        if setless is not None and move.pool:
+            if setless < 0:
+                continue
+            loose = move.pool * setless
+        st = move.state
+        owed = 0
+        short = st[P1] + st[P2] + st[I2]
+        if short:
+            owed = max(0, short - (next1 if next1 >= 0 else st[HIGH]))
+            if st[P1]:
+                owed += max(0, st[P1] - (next2 if next2 >= 0 else st[HIGH]))
+        out.append((st, move.jokers, move.pure, move.pool, move.extends, owed, loose, move))
+    return tuple(out)
+
+
 @dataclass(frozen=True, slots=True)
 class PoolSplit:
     """How the pool of one rank is split: sets (suits + jokers) and loose cards per suit."""
@@ -299,6 +334,10 @@ def _pool_splits(x: tuple[int, ...], jokerish: tuple[bool, ...], points: int,
     return tuple(pareto) + tuple(extra[j] for j in sorted(extra))
 
 
+_NO_SETS = (PoolSplit(0, 0, False, (), (0, 0, 0, 0)),)
+"""The pool split of a rank where no set can form: its pool was counted loose already."""
+
+
 @dataclass(frozen=True, slots=True)
 class Arrangement:
     """Groups (as card lists with the kind the solver built) and the loose cards."""
@@ -355,14 +394,16 @@ def _insert(entries: list[_Entry], balance: int, cost: int, back: object, exact:
 class _Table:
     """One solve: the sweep, its back-pointers and the rebuilding of groups."""
 
-    def __init__(self, counts: Sequence[int], jokers: Jokers, rules: RuleSet,
-                 bound: int, option_a: bool) -> None:
+    def __init__(self, counts: Sequence[int], mask: tuple[bool, ...], rules: RuleSet,
+                 bound: int, option_a: bool, need: int | None = None,
+                 rank_points: Sequence[int] = ()) -> None:
         self.counts = counts
-        self.mask = jokers.joker_mask
+        self.mask = mask
         self.rules = rules
-        self.need = rules.pure_groups_needed
+        self.need = rules.pure_groups_needed if need is None else need
         self.bound = bound
         self.option_a = option_a
+        self.rank_points = rank_points or _RANK_POINTS
         self.layers: list[dict[_Struct, list[_Entry]]] = []
         self.stages: list[list[dict[_Partial, list[_Entry]]]] = []
 
@@ -399,7 +440,7 @@ class _Table:
                                                       if q != p)
                         for w in (p - 2, p - 1, p)) or (p == 1 and line[s][12] and line[s][13])
                     for p in range(16)] for s in range(4)]
-        ahead = _loose_ahead(counts, mask)
+        ahead = _loose_ahead(counts, mask, self.rank_points)
         # The most pure groups the cards after each position could still form (an Ace
         # counts at both ends; printed-joker tunnelas were settled at the start): a state
         # that cannot reach ``need`` with them and its open pure runs is dead.
@@ -418,7 +459,7 @@ class _Table:
             cnt = [counts[i] if p <= 13 else 0 for i in idx]
             jok = [mask[i] for i in idx]
             jokerish = tuple(jok)
-            points = 0 if p > 13 else Card(idx[0]).points
+            points = 0 if p > 13 else self.rank_points[rank - 1]
             limit = supply_after[p] if p <= 13 else 0
             # Suit by suit, merging equal partial states as we go (a product of the four
             # suits' moves per state would repeat the same work many times over).
@@ -428,46 +469,49 @@ class _Table:
                 stage.setdefault(pkey, []).extend(
                     (b_, c_, (key, b_, None)) for b_, c_, _ in entries)
             stages = [stage]
+            # With cards of fewer than two suits here no set can form: the pool is loose at
+            # once (and a joker card, which may go to the pool only to sit in a set, may not).
+            setless = sum(1 for n in cnt if n) < 2
             for s in range(4):
                 # Joker cards the suits after this one could still supply at this position.
                 slack = limit + sum(cnt[t] for t in range(s + 1, 4) if jok[t])
                 nxt_stage: dict[_Partial, list[_Entry]] = {}
+                # The moves of this suit here, by (open runs, purity matters): each with the
+                # jokers its short runs are sure to owe at the next two places.
+                known: dict[tuple[tuple[int, ...], bool], tuple[tuple[Any, ...], ...]] = {}
                 for pkey, entries in stage.items():
                     done, rest, pure_done, pool, ext, purity, owed_done = pkey
-                    if not jok[s]:
-                        role = NATURAL
-                    elif not joker_groups:
-                        role = EITHER
-                    elif not purity:
-                        role = JOKER_ONLY
-                    else:
-                        role = PURE_ONLY if pure_ok[s][p] else TUNNELA_ONLY
-                    for move in _suit_moves(rest[0], cnt[s], role, phase,
-                                            purity, reach[s][p], padding):
-                        if move.extends and not exact:
-                            continue
-                        st = move.state
-                        owed = 0
-                        short = st[P1] + st[P2] + st[I2]
-                        if short:
-                            owed = short - (at[s][p + 1] if p + 1 != 14 else st[HIGH])
-                            if owed < 0:
-                                owed = 0
-                            if st[P1]:
-                                more = st[P1] - (at[s][p + 2] if p + 2 != 14 else st[HIGH])
-                                if more > 0:
-                                    owed += more
-                        new_pkey = (done + (st,), rest[1:], pure_done + move.pure,
-                                    pool + (move.pool,), ext or move.extends, purity,
+                    options = known.get((rest[0], purity))
+                    if options is None:
+                        if not jok[s]:
+                            role = NATURAL
+                        elif not joker_groups:
+                            role = EITHER
+                        elif not purity:
+                            role = JOKER_ONLY
+                        else:
+                            role = PURE_ONLY if pure_ok[s][p] else TUNNELA_ONLY
+                        options = known[rest[0], purity] = _options(
+                            rest[0], cnt[s], role, phase, purity, reach[s][p], padding, exact,
+                            at[s][p + 1] if p + 1 != 14 else -1,
+                            at[s][p + 2] if p + 2 not in (14, 17) else -1,
+                            (points if not jok[s] else -1) if setless else None)
+                    for st, jokers_, pure_, pool_, ext_, owed, loose_, move in options:
+                        new_pkey = (done + (st,), rest[1:], pure_done + pure_,
+                                    pool if setless else pool + (pool_,), ext or ext_, purity,
                                     owed_done + owed)
-                        target = None
+                        target = nxt_stage.get(new_pkey)
                         for balance, cost, _ in entries:
-                            total = balance + move.jokers
-                            if total + owed > slack:
+                            total = balance + jokers_ + owed
+                            if total > slack:
+                                continue
+                            cost += loose_
+                            if loose_ and cost + ahead[p] > bound:
                                 continue
                             if target is None:
-                                target = nxt_stage.setdefault(new_pkey, [])
-                            _insert(target, total + owed, cost, (pkey, balance, move), exact)
+                                target = nxt_stage[new_pkey] = [(total, cost, (pkey, balance, move))]
+                            else:
+                                _insert(target, total, cost, (pkey, balance, move), exact)
                 stage = nxt_stage
                 stages.append(stage)
             self.stages.append(stages)
@@ -482,7 +526,7 @@ class _Table:
                 if purity and pure >= need:
                     states = tuple(map(_canonical, states))
                 new_key = (*states, pure)
-                splits = _pool_splits(x, jokerish, points, max_set)
+                splits = _NO_SETS if setless else _pool_splits(x, jokerish, points, max_set)
                 target = None
                 for balance, loose, _ in entries:
                     base = balance - owed  # owed was carried for pruning only
@@ -570,7 +614,10 @@ class _Table:
                 if move.tunnela:
                     groups.append(("tunnela", [card] * 3))
                 spare.extend([card] * move.as_jokers)
-            if isinstance(split, PoolSplit):
+            if split is _NO_SETS[0]:
+                for s, move in enumerate(suit_moves):
+                    loose.extend([Card(s * 13 + rank - 1)] * move.pool)
+            elif isinstance(split, PoolSplit):
                 for subset, n_jokers in split.sets:
                     members: list[object] = [Card(s * 13 + rank - 1) for s in subset]
                     groups.append(("set", members + [JOKER] * n_jokers))
@@ -593,7 +640,11 @@ class _Table:
         return Arrangement(tuple(built), tuple(sorted(loose + spare)))
 
 
-def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...]) -> list[int]:
+_RANK_POINTS = tuple(Card(r).points for r in range(13))
+
+
+def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...],
+                 rank_points: Sequence[int] = ()) -> list[int]:
     """For each position, a lower bound on the points left loose among the cards after it.
 
     A card is *isolated* if no other card of its suit lies within two places of it and no
@@ -616,7 +667,7 @@ def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...]) -> list[int]:
         near = {q for p in places for q in range(p - 2, p + 3) if 1 <= q <= 14 and q not in places}
         if any(counts[suit * 13 + (q - 1) % 13] for q in near):
             continue
-        isolated.extend([(rank, Card(i).points)] * counts[i])
+        isolated.extend([(rank, (rank_points or _RANK_POINTS)[rank - 1])] * counts[i])
     bound = [0] * 17
     for p in range(16):
         points = sorted((pts for pos, pts in isolated if pos > p), reverse=True)
@@ -624,59 +675,114 @@ def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...]) -> list[int]:
     return bound
 
 
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cycle collector while a solve runs.
+
+    A sweep allocates tens of thousands of small tuples and lists (none in reference
+    cycles: back-pointers only point to earlier states, so reference counting frees them
+    all). Each allocation burst would otherwise trigger collections that walk every object
+    alive — the memo tables included — which measured as most of the slowest solves.
+    Process-wide, but only for the length of one solve; re-enabled only if it was on.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
           bound: int | None = None) -> Solution:
     """Solve a hand given as a count vector (see :func:`rummy21.cards.counts_of`).
 
     A quick greedy arrangement comes first: often it proves Option A outright, else its
-    loose points bound the search. A sweep keeping only arrangements with nothing loose then
-    decides Option A and finds a pure save of 0. Otherwise one sweep bounded by the quick
-    arrangement's points finds the least. With ``bound``, a pure save above it is not looked
+    loose points bound the search. When it leaves few cards loose, a sweep keeping only
+    arrangements with nothing loose then decides Option A and finds a pure save of 0.
+    Otherwise one sweep bounded by the quick arrangement's points finds the least (and, if
+    that is 0, settles Option A the same way). With ``bound``, a pure save above it is not looked
     for (reported as ``None``): callers pass the full count or dublee save that beats it.
     """
     need = rules.pure_groups_needed
     if max_pure_groups(counts) < need:
         return Solution(None, None, None)
+    with _no_cycle_collection():
+        return _solve(counts, jokers, rules, bound)
+
+
+def _solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
+           bound: int | None) -> Solution:
+    need = rules.pure_groups_needed
 
     def finals(table: _Table) -> list[tuple[int, int, _Struct]]:
         """(loose points, joker balance, state) of the complete arrangements found."""
         return [(cost, balance, key) for key, entries in table.run().items() if key[4] >= need
                 for balance, cost, _ in entries if balance <= 0]
 
-    def places_jokers(balance: int) -> bool:
-        return balance == 0 or (balance <= -3 and rules.joker_groups)
-
     quick = _greedy(counts, jokers, rules)
     if quick is not None and not quick[1].loose:
         return Solution(0, quick[1], quick[1])
-    zero = _Table(counts, jokers, rules, 0, False)
-    found = finals(zero)
-    if found:
-        # Nothing loose. Option A also needs every spare joker placed; a sweep that keeps
-        # the most spare jokers usually settles it, else an exact sweep tracks each balance.
-        _, balance, key = found[0]
-        pure_arrangement = zero.rebuild(key, balance)
-        proof = next(((b, k) for _, b, k in found if places_jokers(b)), None)
-        if proof is not None:
-            same = proof == (balance, key)
-            return Solution(0, pure_arrangement,
-                            pure_arrangement if same else zero.rebuild(proof[1], proof[0]))
-        for _, b, k in found[:4]:       # one or two spare jokers: try to fit them in
-            placed = _place_spare(zero.rebuild(k, b), jokers, rules)
-            if placed is not None:
-                return Solution(0, pure_arrangement, placed)
-        exact = _Table(counts, jokers, rules, 0, True)
-        proof = next(((b, k) for _, b, k in finals(exact) if places_jokers(b)), None)
-        return Solution(0, pure_arrangement,
-                        exact.rebuild(proof[1], proof[0]) if proof is not None else None)
+    mask = jokers.joker_mask
     limit = (1 << 30) if bound is None else bound
     if quick is not None and quick[0] < limit:
         limit = quick[0]        # the sweep need not look beyond the quick arrangement
-    table = _Table(counts, jokers, rules, limit, False)
-    best = min(finals(table), default=None, key=lambda f: f[0])
+    if quick is None or len(quick[1].loose) <= _FEW_LOOSE:
+        # Nothing loose is likely: a sweep keeping only such arrangements is quick.
+        zero = _Table(counts, mask, rules, 0, False)
+        found = finals(zero)
+        if found:
+            return _nothing_loose(zero, found, counts, jokers, rules)
+        table = _Table(counts, mask, rules, limit, False)
+        complete = finals(table)
+    else:
+        # A bounded sweep also finds every arrangement with nothing loose (the zero sweep's).
+        table = _Table(counts, mask, rules, limit, False)
+        complete = finals(table)
+        found = [f for f in complete if f[0] == 0]
+        if found:
+            return _nothing_loose(table, found, counts, jokers, rules)
+    best = min(complete, default=None, key=lambda f: f[0])
     if best is None:
         return Solution(None, None, None)
     return Solution(best[0], table.rebuild(best[2], best[1]), None)
+
+
+_FEW_LOOSE = 3
+"""When the quick arrangement leaves more cards loose than this, a solution with nothing loose
+is rare (none on the benchmark corpora), so the sweep for one alone is skipped."""
+
+
+def _places_jokers(balance: int, rules: RuleSet) -> bool:
+    """Whether an arrangement with this joker balance has every joker in a group."""
+    return balance == 0 or (balance <= -3 and rules.joker_groups)
+
+
+def _nothing_loose(table: _Table, found: list[tuple[int, int, _Struct]], counts: Sequence[int],
+                   jokers: Jokers, rules: RuleSet) -> Solution:
+    """The solution when arrangements with nothing loose exist (``found``: cost 0 finals).
+
+    Option A also needs every spare joker placed; a sweep that keeps the most spare jokers
+    usually settles it, else an exact sweep tracks each balance.
+    """
+    _, balance, key = found[0]
+    pure_arrangement = table.rebuild(key, balance)
+    proof = next(((b, k) for _, b, k in found if _places_jokers(b, rules)), None)
+    if proof is not None:
+        same = proof == (balance, key)
+        return Solution(0, pure_arrangement,
+                        pure_arrangement if same else table.rebuild(proof[1], proof[0]))
+    for _, b, k in found[:4]:       # one or two spare jokers: try to fit them in
+        placed = _place_spare(table.rebuild(k, b), jokers, rules)
+        if placed is not None:
+            return Solution(0, pure_arrangement, placed)
+    exact = _Table(counts, jokers.joker_mask, rules, 0, True)
+    need = rules.pure_groups_needed
+    proof = next(((b, k) for k, entries in exact.run().items() if k[4] >= need
+                  for b, _, _ in entries if _places_jokers(b, rules)), None)
+    return Solution(0, pure_arrangement,
+                    exact.rebuild(proof[1], proof[0]) if proof is not None else None)
 
 
 def _greedy(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, Arrangement] | None:
