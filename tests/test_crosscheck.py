@@ -227,6 +227,11 @@ def test_crosscheck_small_hands(case: tuple[str, str, str, int]) -> None:
 # Disagreements found so far, minimised (kept as regressions): the reference finds Option A,
 # and RULES §4 agrees; the comment gives the arrangement.
 KNOWN = [
+    # Ace-high runs reaching down to a lone natural: 10H-?-?-?-AH (three jokers beat four)
+    ("classic", "KC", "10H AH KS KD KH", 0),
+    ("classic", "KC", "10H AH KS KD KH 5C 6C 7C", 1),
+    ("classic", "KC", "9H AH KS KD KH KS", 0),
+    ("classic", "KC", "JH AH KS KD", 0),
     # QH×3 | 3C×3 | 6C×3 | 8D 9D JK JK (7D-10D) | KS KH KD KC | 4S 4H 4D 4C
     ("classic", "10S", "QH QH QH 3C 3C 3C 6C 6C 6C 8D 9D JK JK KS KH KD KC 4S 4H 4D 4C", 3),
     # QH×3 | 8D 9D JK JK

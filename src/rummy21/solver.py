@@ -430,10 +430,13 @@ class _Table:
         reach = [[next((d for d in (1, 2, 3) if p + d <= 14 and line[s][p + d]), 4)
                   for p in range(16)] for s in range(4)]
         # At position 1: whether keeping an Ace for a run ending at Ace-high can help — only
-        # if a natural card of the suit lies within joker reach of the King.
+        # if a natural card of the suit lies within joker reach of the King, and no lower
+        # than the Ten: in a high run whose Ace is d >= 4 places above the nearest natural
+        # (d - 1 jokers between), the Ace can go low with two of those jokers (A-?-?) and
+        # the rest still makes a run, unless d == 4 and that natural is alone (10-?-?-?-A).
         most_jokers = printed + sum(n for i, n in enumerate(counts[:JOKER_INDEX]) if mask[i])
         for s in range(4):
-            reach[s][1] = 1 if any(at[s][q] for q in range(max(2, 13 - most_jokers), 14)) else 4
+            reach[s][1] = 1 if any(at[s][q] for q in range(max(10, 13 - most_jokers), 14)) else 4
         # Whether a card at a position could sit in a pure run of three (naturals around it);
         # Aces, all decided at position 1, may also end Q-K-A.
         pure_ok = [[any(1 <= w and w + 2 <= 14 and all(line[s][q] for q in (w, w + 1, w + 2)
