@@ -42,7 +42,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
@@ -84,9 +84,11 @@ def _open_pure(state: tuple[int, ...]) -> int:
     return state[P1] + state[P2] + state[P3] + state[LP3]
 
 
-@dataclass(frozen=True, slots=True)
-class SuitMove:
-    """What one suit does at one position (kept for rebuilding the groups)."""
+class SuitMove(NamedTuple):
+    """What one suit does at one position (kept for rebuilding the groups).
+
+    A named tuple rather than a frozen dataclass: thousands are built while the move
+    tables fill, and a tuple is several times quicker to make."""
 
     state: tuple[int, ...]
     pool: int
@@ -146,42 +148,61 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
     if phase not in (LAST, CLOSE) and (role == JOKER_ONLY or (
             role == TUNNELA_ONLY and count != 3)):
         fixed, count = count, 0
-    choices = []
     bridges = {P1: reach <= 3, P2: reach <= 2, I2: reach <= 2}
+    # Per class of open run, each way its runs can go, with what that way contributes:
+    # (naturals, moves, [(class, runs) they become], jokers demanded, pure groups ended,
+    # extends, ends a short run). Only classes holding runs take part in the product.
+    choices = []
     for k in _RUN_CLASSES:
+        if not state[k]:
+            continue
         if phase == CLOSE or (phase == LAST and k in (LP3, LI3)):
             allowed = (False, False, True)
         elif role == TUNNELA_ONLY and phase != LAST:
             allowed = (False, True, True)
+        elif role == PURE_ONLY and phase != LAST and k in (I2, I3, LI3):
+            allowed = (False, True, True)   # a joker card continues only pure runs as itself
         else:
             allowed = (True, True, True)
-        choices.append(_compositions(state[k], allowed))
+        ways = []
+        for n_nat, n_jok, n_end in _compositions(state[k], allowed):
+            into = []
+            if n_nat:
+                target = _NEXT_N[k]
+                into.append((_LOW.get(target, target) if phase == LOWMARK and k in (P2, I2)
+                             else target, n_nat))
+            if n_jok:
+                target = _NEXT_J[k]
+                into.append((_LOW.get(target, target) if phase == LOWMARK and k in (P2, I2)
+                             else target, n_jok))
+            extends = bool(n_jok) and ((k in (P3, I3, LP3, LI3) and not later) or
+                                       (k in bridges and not bridges[k]))
+            ways.append((n_nat, k, (n_nat, n_jok, n_end), into,
+                         n_jok + _PAD.get(k, 0) * n_end, n_end if k in _PURE_END else 0,
+                         extends, bool(n_end) and k in (P1, P2, I2)))
+        choices.append(ways)
     available = state[HIGH] if phase == LAST else count
     out: list[SuitMove] = []
-    for moves in product(*choices):
-        naturals = sum(m[0] for m in moves)
+    for combo in product(*choices):
+        naturals = 0
+        for way in combo:
+            naturals += way[0]
         if naturals > available or (phase == LAST and naturals != available):
-            continue
-        if role == PURE_ONLY and phase != LAST and any(moves[k][0] for k in (I2, I3, LI3)):
             continue
         new = [0] * 8
         demand = pure = 0
-        extends = any(moves[k][1] for k in (P3, I3, LP3, LI3)) and not later or any(
-            moves[k][1] and not bridge for k, bridge in bridges.items())
-        for k, (n_nat, n_jok, n_end) in enumerate(moves):
-            if n_nat:
-                target = _NEXT_N[k]
-                new[_LOW.get(target, target) if phase == LOWMARK and k in (P2, I2) else target] += n_nat
-            if n_jok:
-                target = _NEXT_J[k]
-                new[_LOW.get(target, target) if phase == LOWMARK and k in (P2, I2) else target] += n_jok
-                demand += n_jok
-            if n_end:
-                demand += _PAD.get(k, 0) * n_end
-                if k in _PURE_END:
-                    pure += n_end
+        extends = short_ends = False
+        moves_by_class = [(0, 0, 0)] * 7
+        for _, k, moves_k, into, demand_k, pure_k, extends_k, short_k in combo:
+            moves_by_class[k] = moves_k
+            for target, n in into:
+                new[target] += n
+            demand += demand_k
+            pure += pure_k
+            extends = extends or extends_k
+            short_ends = short_ends or short_k
+        moves = tuple(moves_by_class)
         rest = available - naturals
-        short_ends = any(moves[k][2] for k in (P1, P2, I2))
         for extra in range(padding + 1 if short_ends else 1):
             _grow(out, state, new, count, rest, role, phase, purity, later, joker, fixed,
                   demand + extra, pure, extends or extra > 0, moves, extra)
