@@ -505,6 +505,7 @@ class _Table:
                 known: dict[tuple[tuple[int, ...], bool], tuple[tuple[Any, ...], ...]] = {}
                 for pkey, entries in stage.items():
                     done, rest, pure_done, pool, ext, purity, owed_done = pkey
+                    later_suits = rest[1:]
                     options = known.get((rest[0], purity))
                     if options is None:
                         if not jok[s]:
@@ -521,7 +522,7 @@ class _Table:
                             at[s][p + 2] if p + 2 not in (14, 17) else -1,
                             (points if not jok[s] else -1) if setless else None)
                     for st, jokers_, pure_, pool_, ext_, owed, loose_, move in options:
-                        new_pkey = (done + (st,), rest[1:], pure_done + pure_,
+                        new_pkey = (done + (st,), later_suits, pure_done + pure_,
                                     pool if setless else pool + (pool_,), ext or ext_, purity,
                                     owed_done + owed)
                         target = nxt_stage.get(new_pkey)
@@ -545,7 +546,7 @@ class _Table:
                 states, _, pure, x, ext, purity, owed = pkey
                 if pure > need:
                     pure = need
-                elif pure + pure_after[p] + sum(map(_open_pure, states)) < need:
+                elif pure < need and pure + pure_after[p] + sum(map(_open_pure, states)) < need:
                     continue
                 if purity and pure >= need:
                     states = tuple(map(_canonical, states))
