@@ -13,7 +13,7 @@ LAYERS = [
     {"jokers"},
     {"groups", "handgen"},
     {"solver"},
-    {"analysis"},
+    {"analysis", "distance"},
     {"game"},
     {"bots"},
     {"server", "env"},

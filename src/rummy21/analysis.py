@@ -90,7 +90,8 @@ class Analysis:
                 "penalty": self.penalty.to_dict(), "value": self.value.to_dict()}
 
 
-def _as_cards(cards: Sequence[Card] | str | Iterable[str]) -> list[Card]:
+def as_cards(cards: Sequence[Card] | str | Iterable[str]) -> list[Card]:
+    """Cards from a list of cards or tokens, or one string of tokens."""
     if isinstance(cards, str):
         return parse_cards(cards)
     items: list[Card | str] = list(cards)
@@ -100,7 +101,7 @@ def _as_cards(cards: Sequence[Card] | str | Iterable[str]) -> list[Card]:
 def analyze(cards: Sequence[Card] | str | Iterable[str], cut: Card | str,
             rules: RuleSet = CLASSIC) -> Analysis:
     """Analyse 21 cards, or 22 cards choosing the card to put aside (RULES §8)."""
-    hand = _as_cards(cards)
+    hand = as_cards(cards)
     jokers = Jokers.from_cut(cut)
     check_copies(hand, rules.printed_jokers)
     size = rules.hand_size
@@ -200,7 +201,7 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
     >>> outs(hand, "7D")      # already valid: nothing can lower a penalty of 0
     {}
     """
-    hand = _as_cards(cards)
+    hand = as_cards(cards)
     jokers = Jokers.from_cut(cut)
     check_copies(hand, rules.printed_jokers)
     if len(hand) != rules.hand_size:
@@ -395,8 +396,8 @@ def check_layout(groups: Sequence[Sequence[Card] | str], cut: Card | str,
     (True, (), 'two cards form only a dublee, and 4C 8D are not identical')
     """
     jokers = Jokers.from_cut(cut)
-    laid = [tuple(_as_cards(g)) for g in groups]
-    rest = tuple(_as_cards(loose))
+    laid = [tuple(as_cards(g)) for g in groups]
+    rest = tuple(as_cards(loose))
     every = [c for g in laid for c in g] + list(rest)
     check_copies(every, rules.printed_jokers)
     if len(every) != rules.hand_size:

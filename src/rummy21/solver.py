@@ -243,33 +243,45 @@ def _grow(out: list[SuitMove], state: tuple[int, ...], new: list[int], count: in
 @lru_cache(maxsize=1 << 16)
 def _options(state: tuple[int, ...], count: int, role: int, phase: int, purity: bool,
              reach: int, padding: int, exact: bool, next1: int, next2: int,
-             setless: int | None) -> tuple[tuple[Any, ...], ...]:
+             setless: int | None, buy: int = 0,
+             replace: bool = False) -> tuple[tuple[Any, ...], ...]:
     """The moves of :func:`_suit_moves` as the sweep uses them: (state, jokers, pure groups,
-    pool, extends, jokers owed, loose points, move).
+    pool, extends, jokers owed, loose points, move, copies bought).
 
     ``next1`` and ``next2`` are the copies at the next two places (-1: the Ace-high place,
     whose copies are the Aces set aside). Each short run needs the next card or a joker, a
     run of one also the card after: what the cards cannot give is owed, for pruning only.
     ``setless`` is, where no set can form at this rank, the points of a loose pool card
     (-1 for joker cards: they may go to the pool only to sit in a set); else ``None``.
+
+    For the distance to a declaration (``replace``, see :func:`replacements`), up to ``buy``
+    more copies may be bought to play as natural cards (each owes one replacement, like a
+    joker), and each loose card supplies one replacement.
     """
     out = []
-    for move in _suit_moves(state, count, role, phase, purity, reach, padding):
-        if move.extends and not exact:
-            continue
-        loose = 0
-        if setless is not None and move.pool:
-            if setless < 0:
+    for bought in range(buy + 1 if role != JOKER_ONLY else 1):
+        for move in _suit_moves(state, count + bought, role, phase, purity, reach, padding):
+            if move.extends and not exact:
                 continue
-            loose = move.pool * setless
-        st = move.state
-        owed = 0
-        short = st[P1] + st[P2] + st[I2]
-        if short:
-            owed = max(0, short - (next1 if next1 >= 0 else st[HIGH]))
-            if st[P1]:
-                owed += max(0, st[P1] - (next2 if next2 >= 0 else st[HIGH]))
-        out.append((st, move.jokers, move.pure, move.pool, move.extends, owed, loose, move))
+            if bought and move.pool + move.as_jokers + move.moves[I2][0] + move.moves[I3][0] + \
+                    move.moves[LI3][0] > count:
+                continue    # a bought copy plays as itself in a pure run or tunnela, or else
+                            # a joker could stand where it does
+            loose = 0
+            if setless is not None and move.pool:
+                if setless < 0:
+                    continue
+                loose = move.pool * setless
+            st = move.state
+            owed = 0
+            short = st[P1] + st[P2] + st[I2]
+            if short:
+                owed = max(0, short - (next1 if next1 >= 0 else st[HIGH]))
+                if st[P1]:
+                    owed += max(0, st[P1] - (next2 if next2 >= 0 else st[HIGH]))
+            jokers = move.jokers + bought - (loose if replace else 0)
+            out.append((st, jokers, move.pure, move.pool, move.extends, owed, loose, move,
+                        bought))
     return tuple(out)
 
 
@@ -320,10 +332,24 @@ def _partitions(y: tuple[int, ...], max_set: int) -> dict[int, tuple[tuple[tuple
 
 @lru_cache(maxsize=None)
 def _pool_splits(x: tuple[int, ...], jokerish: tuple[bool, ...], points: int,
-                 max_set: int) -> tuple[PoolSplit, ...]:
-    """Pareto-best splits of a rank's pool (plus, for Option A, splits absorbing spare jokers)."""
+                 max_set: int, every: bool = False) -> tuple[PoolSplit, ...]:
+    """Pareto-best splits of a rank's pool (plus, for Option A, splits absorbing spare jokers).
+
+    With ``every``, one split for each (jokers, loose points) there is: when loose cards are
+    replaced (see :func:`replacements`) they supply jokers, so no split is sure to be worse.
+    """
     if not any(x):
         return (PoolSplit(0, 0, False, (), (0, 0, 0, 0)),)
+    if every:
+        found: dict[tuple[int, int], PoolSplit] = {}
+        for y in product(*[range(x[s], x[s] + 1) if jokerish[s] else range(x[s] + 1)
+                           for s in range(4)]):
+            loose = tuple(x[s] - y[s] for s in range(4))
+            parts = _partitions(tuple(y), max_set)
+            for jokers, sets in parts.items():
+                split = PoolSplit(jokers, sum(loose) * points, jokers > min(parts), sets, loose)
+                found.setdefault((jokers, split.loose_points), split)
+        return tuple(found[k] for k in sorted(found))
     best: dict[int, PoolSplit] = {}
     extensions: list[PoolSplit] = []
     ranges = [range(x[s], x[s] + 1) if jokerish[s] else range(x[s] + 1) for s in range(4)]
@@ -389,15 +415,17 @@ _Entry = tuple[int, int, Any]
 def _insert(entries: list[_Entry], balance: int, cost: int, back: object, exact: bool) -> None:
     """Add a state unless another of the same structure beats it; drop those it beats.
 
-    Fewer loose points and more spare jokers are better — except, with ``exact``, between
-    states with nothing loose: Option A must place every spare joker, so each balance counts.
+    Fewer loose points and more spare jokers are better — except, with ``exact``, where
+    every spare joker must be placed (Option A), so each balance counts on its own.
     """
     if not entries:
         entries.append((balance, cost, back))
         return
     if exact:
-        for b, c, _ in entries:
+        for i, (b, c, _) in enumerate(entries):
             if b == balance:
+                if cost < c:
+                    entries[i] = (balance, cost, back)
                 return
         entries.append((balance, cost, back))
         return
@@ -417,8 +445,13 @@ class _Table:
 
     def __init__(self, counts: Sequence[int], mask: tuple[bool, ...], rules: RuleSet,
                  bound: int, option_a: bool, need: int | None = None,
-                 rank_points: Sequence[int] = ()) -> None:
+                 rank_points: Sequence[int] = (), replace: bool = False,
+                 buy: bool = False) -> None:
         self.counts = counts
+        self.replace = replace
+        self.buy = buy
+        self.removed: tuple[Card, ...] = ()
+        """After rebuilding with ``replace``: the cards that go out."""
         self.mask = mask
         self.rules = rules
         self.need = rules.pure_groups_needed if need is None else need
@@ -430,12 +463,15 @@ class _Table:
 
     def run(self) -> dict[_Struct, list[_Entry]]:
         counts, mask, need = self.counts, self.mask, self.need
-        bound, exact = self.bound, self.option_a
+        bound, exact, replace, buy = self.bound, self.option_a, self.replace, self.buy
         printed = counts[JOKER_INDEX]
         layer: dict[_Struct, list[_Entry]] = {}
         for tunnelas in range(printed // 3 + 1):
-            key = (_EMPTY, _EMPTY, _EMPTY, _EMPTY, min(tunnelas, need))
-            _insert(layer.setdefault(key, []), -(printed - 3 * tunnelas), 0, tunnelas, exact)
+            # With ``replace``, also pure groups of three bought cards (see ``near`` below).
+            for bought in range(need + 1 if buy else 1):
+                key = (_EMPTY, _EMPTY, _EMPTY, _EMPTY, min(tunnelas + bought, need), 3 * bought)
+                _insert(layer.setdefault(key, []), -(printed - 3 * tunnelas) + 3 * bought, 0,
+                        tunnelas + 100 * bought, exact)
         self.layers.append(layer)
         # Joker cards still to come after each position (Aces are all decided at position 1).
         supply_after = [0] * 16
@@ -457,19 +493,30 @@ class _Table:
         # the rest still makes a run, unless d == 4 and that natural is alone (10-?-?-?-A).
         most_jokers = printed + sum(n for i, n in enumerate(counts[:JOKER_INDEX]) if mask[i])
         for s in range(4):
-            reach[s][1] = 1 if any(at[s][q] for q in range(max(10, 13 - most_jokers), 14)) else 4
+            reach[s][1] = 1 if any(at[s][q] for q in range(
+                10 if replace else max(10, 13 - most_jokers), 14)) else 4
         # Whether a card at a position could sit in a pure run of three (naturals around it);
         # Aces, all decided at position 1, may also end Q-K-A.
         pure_ok = [[any(1 <= w and w + 2 <= 14 and all(line[s][q] for q in (w, w + 1, w + 2)
                                                       if q != p)
                         for w in (p - 2, p - 1, p)) or (p == 1 and line[s][12] and line[s][13])
-                    for p in range(16)] for s in range(4)]
-        ahead = _loose_ahead(counts, mask, self.rank_points)
+                    or replace for p in range(16)] for s in range(4)]
+        ahead = [0] * 17 if replace else _loose_ahead(counts, mask, self.rank_points)
+        # Where a card may be bought (replace): within two places of a card of the suit held.
+        # A pure group of bought cards only costs three wherever it is (it is looked for as a
+        # tunnela of a kind nobody holds, at the start); a bought card further from the held
+        # ones splits off with its neighbours into such a group at no cost.
+        near = [[1 <= p <= 13 and any(line[s][q] for q in range(max(1, p - 2), min(14, p + 2) + 1))
+                 or (p in (12, 13) and line[s][1]) for p in range(16)] for s in range(4)]
         # The most pure groups the cards after each position could still form (an Ace
         # counts at both ends; printed-joker tunnelas were settled at the start): a state
         # that cannot reach ``need`` with them and its open pure runs is dead.
-        pure_after = [sum(_line_groups(tuple(at[s][q] for q in range(p + 1, 14)) +
-                                       (at[s][1],)) for s in range(4)) for p in range(16)]
+        pure_after = [sum(
+            _line_groups(tuple(at[s][q] for q in range(p + 1, 14)) + (at[s][1],))
+            for s in range(4)) for p in range(16)]
+        if buy:     # ... buying cards (at most the bound): by what is left to buy
+            pure_bought = [_pure_within([tuple(at[s][q] for q in range(p + 1, 14)) + (at[s][1],)
+                                         for s in range(4)], bound, need) for p in range(16)]
         max_set = self.rules.max_set_size
         joker_groups = self.rules.joker_groups
         # Option A may need a short run to take spare jokers at its front: at most two when
@@ -489,7 +536,7 @@ class _Table:
             # suits' moves per state would repeat the same work many times over).
             stage: dict[_Partial, list[_Entry]] = {}
             for key, entries in layer.items():
-                pkey = ((), key[:4], key[4], (), False, key[4] < need, 0)
+                pkey = ((), key[:4], key[4], (), False, key[4] < need, 0, key[5])
                 stage.setdefault(pkey, []).extend(
                     (b_, c_, (key, b_, None)) for b_, c_, _ in entries)
             stages = [stage]
@@ -504,7 +551,7 @@ class _Table:
                 # jokers its short runs are sure to owe at the next two places.
                 known: dict[tuple[tuple[int, ...], bool], tuple[tuple[Any, ...], ...]] = {}
                 for pkey, entries in stage.items():
-                    done, rest, pure_done, pool, ext, purity, owed_done = pkey
+                    done, rest, pure_done, pool, ext, purity, owed_done, bought_done = pkey
                     later_suits = rest[1:]
                     options = known.get((rest[0], purity))
                     if options is None:
@@ -520,17 +567,19 @@ class _Table:
                             rest[0], cnt[s], role, phase, purity, reach[s][p], padding, exact,
                             at[s][p + 1] if p + 1 != 14 else -1,
                             at[s][p + 2] if p + 2 not in (14, 17) else -1,
-                            (points if not jok[s] else -1) if setless else None)
-                    for st, jokers_, pure_, pool_, ext_, owed, loose_, move in options:
+                            (points if not jok[s] else -1) if setless else None,
+                            3 - cnt[s] if buy and purity and near[s][p] else 0, replace)
+                    for st, jokers_, pure_, pool_, ext_, owed, loose_, move, bought in options:
                         new_pkey = (done + (st,), later_suits, pure_done + pure_,
                                     pool if setless else pool + (pool_,), ext or ext_, purity,
-                                    owed_done + owed)
+                                    owed_done + owed, bought_done + bought)
                         target = nxt_stage.get(new_pkey)
                         for balance, cost, _ in entries:
                             total = balance + jokers_ + owed
-                            if total > slack:
-                                continue
                             cost += loose_
+                            # Replaced cards supply jokers too: at most ``bound - cost`` more.
+                            if total > (slack if not replace else slack + bound - cost):
+                                continue
                             if loose_ and cost + ahead[p] > bound:
                                 continue
                             if target is None:
@@ -543,23 +592,32 @@ class _Table:
             nxt: dict[_Struct, list[_Entry]] = {}
             for pkey, entries in stage.items():
                 states: tuple[tuple[int, ...], ...]
-                states, _, pure, x, ext, purity, owed = pkey
+                states, _, pure, x, ext, purity, owed, bought = pkey
+                if replace and bought > bound:
+                    continue
                 if pure > need:
                     pure = need
-                elif pure < need and pure + pure_after[p] + sum(map(_open_pure, states)) < need:
+                elif pure < need and pure + sum(map(_open_pure, states)) + (
+                        pure_after[p] if not buy else
+                        pure_bought[p][bound - bought]) < need:
                     continue
                 if purity and pure >= need:
                     states = tuple(map(_canonical, states))
-                new_key = (*states, pure)
-                splits = _NO_SETS if setless else _pool_splits(x, jokerish, points, max_set)
+                new_key = (*states, pure, bought)
+                splits = _NO_SETS if setless else _pool_splits(x, jokerish, points, max_set,
+                                                               replace)
                 target = None
                 for balance, loose, _ in entries:
                     base = balance - owed  # owed was carried for pruning only
                     for split in splits:
                         total = base + split.jokers
-                        if total + owed > limit:
-                            continue
                         cost = loose + split.loose_points
+                        if replace:
+                            total -= split.loose_points     # one point per loose card
+                            if total + owed > limit + bound - cost:
+                                continue
+                        elif total + owed > limit:
+                            continue
                         if cost + ahead[p] > bound or ((split.extension or ext) and not exact):
                             continue
                         if target is None:
@@ -589,8 +647,8 @@ class _Table:
             path.append((*reversed(moves), split))
         path.reverse()
         keys.reverse()
-        tunnelas = path[0]
-        assert isinstance(tunnelas, int)
+        assert isinstance(path[0], int)
+        virtual, tunnelas = divmod(path[0], 100)
         counts, mask = self.counts, self.mask
         groups: list[tuple[str, list[object]]] = []
         loose: list[Card] = []
@@ -648,6 +706,22 @@ class _Table:
                     groups.append(("set", members + [JOKER] * n_jokers))
                 for s, n in enumerate(split.loose):
                     loose.extend([Card(s * 13 + rank - 1)] * n)
+        if self.replace:
+            for _ in range(virtual):       # pure groups of bought cards: kinds nobody holds
+                used = {m.index for _, members in groups for m in members if isinstance(m, Card)}
+                absent = next(i for i in range(JOKER_INDEX)
+                              if not counts[i] and not mask[i] and i not in used)
+                groups.append(("tunnela", [Card(absent)] * 3))
+            fresh = self.fresh_jokers(groups, loose, spare)
+            if fresh is None:
+                raise ValueError("the shoe holds too few jokers for these replacements")
+            # More cards bought than loose: spare joker cards go out for them.
+            dropped = len(loose) - len(fresh) - self.bought(groups, loose, spare)
+            for _ in range(-dropped if dropped < 0 else 0):
+                loose.append(spare.pop())
+            spare.extend(fresh)
+            self.removed = tuple(sorted(loose))
+            loose = []
         # Fill joker slots with joker cards; what is left is spare.
         built: list[tuple[str, tuple[Card, ...]]] = []
         for kind, members in groups:
@@ -663,6 +737,47 @@ class _Table:
             built.append(("joker_group", tuple(spare)))
             spare = []
         return Arrangement(tuple(built), tuple(sorted(loose + spare)))
+
+    def _new_hand(self, groups: list[tuple[str, list[object]]], loose: list[Card],
+                  spare: list[Card]) -> tuple[list[int], int]:
+        """(copies of each card kind in the new hand so far, cards bought)."""
+        held = list(self.counts)
+        for card in loose:
+            held[card.index] -= 1
+        natural = [0] * len(held)
+        for _, members in groups:
+            for m in members:
+                if isinstance(m, Card):
+                    natural[m.index] += 1
+        for card in spare:
+            natural[card.index] += 1
+        bought = 0
+        for i, n in enumerate(natural):
+            if n > held[i]:
+                bought += n - held[i]
+                held[i] = n
+        return held, bought
+
+    def bought(self, groups: list[tuple[str, list[object]]], loose: list[Card],
+               spare: list[Card]) -> int:
+        """For :func:`replacements`: how many cards the groups hold that the hand did not."""
+        return self._new_hand(groups, loose, spare)[1]
+
+    def fresh_jokers(self, groups: list[tuple[str, list[object]]], loose: list[Card],
+                     spare: list[Card]) -> list[Card] | None:
+        """For :func:`replacements`: the joker cards to add, one for each loose card that no
+        bought natural card replaces, of kinds the shoe still holds beside the new hand
+        (``None`` if it holds too few)."""
+        held, bought = self._new_hand(groups, loose, spare)
+        wanted = len(loose) - bought
+        kinds = [i for i in range(JOKER_INDEX) if self.mask[i]] + [JOKER_INDEX]
+        fresh: list[Card] = []
+        for i in kinds:
+            room = (self.rules.printed_jokers if i == JOKER_INDEX else 3) - held[i]
+            while room > 0 and len(fresh) < wanted:
+                fresh.append(Card(i))
+                room -= 1
+        return fresh if len(fresh) >= wanted else None
 
 
 _RANK_POINTS = tuple(Card(r).points for r in range(13))
@@ -808,6 +923,97 @@ def _nothing_loose(table: _Table, found: list[tuple[int, int, _Struct]], counts:
                   for b, _, _ in entries if _places_jokers(b, rules)), None)
     return Solution(0, pure_arrangement,
                     exact.rebuild(proof[1], proof[0]) if proof is not None else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """Cards to swap for a hand to prove Option A: ``remove`` go, ``add`` come in."""
+
+    remove: tuple[Card, ...]
+    add: tuple[Card, ...]
+    arrangement: Arrangement
+    """The groups the new hand then forms (every card in one)."""
+
+
+_ONE_POINT = (1,) * 13
+
+
+def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
+                 bound: int) -> Replacement | None:
+    """The fewest cards to replace (one out, one in) for the hand to prove Option A, if no
+    more than ``bound`` are needed; ``None`` otherwise.
+
+    The sweep above, with every card worth one point and three changes: a loose card is
+    replaced, so it supplies a joker (any joker card the shoe still holds can come in); a
+    card a run or tunnela lacks may be bought as itself, which owes one replacement like a
+    joker does (so runs stay pure); and, as for Option A, every joker must be placed, so each
+    balance counts. An arrangement is kept if no more cards are bought than go loose.
+
+    >>> from rummy21.cards import counts_of, parse_cards
+    >>> hand = counts_of(parse_cards("2S 3S 4S 6H 7H 8H 9D 10D JD QC KC AC 5S 5D 5C 2H 3H 4D 9S 10C JH"))
+    >>> found = replacements(hand, Jokers.from_cut("KH"), RuleSet(), 21)
+    >>> len(found.remove), len(found.add)
+    (3, 3)
+    """
+    need = rules.pure_groups_needed
+    mask = jokers.joker_mask
+    arrangement: Arrangement | None = None
+    removed: tuple[Card, ...] = ()
+    with _no_cycle_collection():
+        # One bounded sweep per number of replacements, fewest first: a sweep is the
+        # smaller the fewer cards it may replace, since they are all the jokers it can add.
+        # Buying cards to make runs pure multiplies the states many times over, so a first
+        # round buys none; a second, only needed below what the first found, does.
+        # Each sweep keeps the most spare jokers; when some are left that no group takes, a
+        # sweep that tells each balance apart settles it.
+        first = _fewest(counts, jokers, rules, bound, False)
+        if first is not None:
+            bound = first[0] - 1
+        second = _fewest(counts, jokers, rules, bound, True) if bound >= 1 else None
+        best = second or first
+        if best is not None:
+            _, removed, arrangement = best
+    if arrangement is None:
+        return None
+    kept = list(counts)
+    for card in removed:
+        kept[card.index] -= 1
+    final = [0] * len(kept)
+    for _, cards in arrangement.groups:
+        for card in cards:
+            final[card.index] += 1
+    added = tuple(Card(i) for i, n in enumerate(final) for _ in range(n - kept[i]))
+    assert not arrangement.loose and len(added) == len(removed)
+    return Replacement(removed, added, arrangement)
+
+
+def _fewest(counts: Sequence[int], jokers: Jokers, rules: RuleSet, bound: int,
+            buy: bool) -> tuple[int, tuple[Card, ...], Arrangement] | None:
+    """(replacements, cards removed, new arrangement) for :func:`replacements`: fewest first."""
+    need, mask = rules.pure_groups_needed, jokers.joker_mask
+    for limit in range(bound + 1):
+        table = _Table(counts, mask, rules, limit, False, rank_points=_ONE_POINT,
+                       replace=True, buy=buy)
+        found = sorted((max(cost, key[5]), balance, key) for key, entries in table.run().items()
+                       if key[4] >= need for balance, cost, _ in entries
+                       if balance <= 0 and max(cost, key[5]) <= limit)
+        if not found:
+            continue
+        for count, balance, key in found[:4]:
+            built = table.rebuild(key, balance)
+            placed = _place_spare(built, jokers, rules) if built.loose else built
+            if placed is not None:
+                return count, table.removed, placed
+        exact = _Table(counts, mask, rules, limit, True, rank_points=_ONE_POINT,
+                       replace=True, buy=buy)
+        proof = min(((max(cost, key[5]), balance, key) for key, entries in exact.run().items()
+                     if key[4] >= need for balance, cost, _ in entries
+                     if _places_jokers(balance, rules) and max(cost, key[5]) <= limit),
+                    default=None)
+        if proof is not None:
+            built = exact.rebuild(proof[2], proof[1])
+            return proof[0], exact.removed, built
+    return None
 
 
 def _greedy(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, Arrangement] | None:
@@ -1043,6 +1249,49 @@ def _suit_pure_groups(ranks: tuple[int, ...]) -> int:
         line = (low,) + ranks[1:] + (aces - low,)
         best = max(best, _line_groups(line))
     return best
+
+
+def _pure_within(lines: list[tuple[int, ...]], budget: int, need: int) -> list[int]:
+    """For each budget up to ``budget``: the most pure groups (capped at ``need``) the suits'
+    ``lines`` can form buying at most that many cards (see :func:`_line_groups_buying`)."""
+    best = [0] * (budget + 1)
+    for line in lines:
+        mine = [_line_groups_buying(line, k, need) for k in range(budget + 1)]
+        best = [min(need, max(best[k - j] + mine[j] for j in range(k + 1)))
+                for k in range(budget + 1)]
+    return best
+
+
+@lru_cache(maxsize=1 << 16)
+def _line_groups_buying(line: tuple[int, ...], budget: int, need: int) -> int:
+    """The most disjoint pure groups (capped at ``need``) in a suit's line of copies
+    buying at most ``budget`` cards: a run of three takes what its places lack, a tunnela
+    what its place lacks. An upper bound for pruning: copy limits are not checked."""
+    i = next((q for q, n in enumerate(line) if n), None)
+    if i is None:
+        return min(need, budget // 3)
+    rest = list(line)
+    rest[i] -= 1
+    best = _line_groups_buying(tuple(rest), budget, need)      # this copy joins no group
+    if best >= need:
+        return need
+    for start in (i - 2, i - 1, i):                            # a run of three through it
+        if start < 0 or start + 2 >= len(line):
+            continue
+        places = (start, start + 1, start + 2)
+        lack = sum(1 for q in places if q != i and not line[q])
+        if lack <= budget:
+            rest = list(line)
+            for q in places:
+                if rest[q]:
+                    rest[q] -= 1
+            best = max(best, 1 + _line_groups_buying(tuple(rest), budget - lack, need))
+    lack = 3 - line[i]                                          # a tunnela of it
+    if lack <= budget:
+        rest = list(line)
+        rest[i] = 0
+        best = max(best, 1 + _line_groups_buying(tuple(rest), budget - lack, need))
+    return min(best, need)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -13,6 +13,7 @@ from rich.text import Text
 from rummy21.analysis import Analysis, analyze
 from rummy21.cards import Card, CardError
 from rummy21.cli import app
+from rummy21.distance import Distance, distance
 from rummy21.groups import Group
 from rummy21.ruleset import RuleSet
 
@@ -80,7 +81,28 @@ def report(a: Analysis, console: Console) -> None:
                   f"{v.marriages} marriage{'s' if v.marriages != 1 else ''})")
 
 
-def _batch(source: TextIO, rules: RuleSet, out: TextIO) -> int:
+def _with_distance(result: Analysis, rules: RuleSet) -> dict[str, object]:
+    """The JSON of an analysis, with the distance to a valid declaration of its 21 cards."""
+    data: dict[str, object] = result.to_dict()
+    data["distance"] = distance(list(result.cards), result.jokers.cut, rules).to_dict()
+    return data
+
+
+def _report_distance(found: Distance, result: Analysis, console: Console) -> None:
+    if found.cards is None:
+        console.print(f"distance to a valid declaration: more than {found.more_than}")
+        return
+    line = Text(f"distance to a valid declaration: {found.cards}")
+    if found.cards:
+        line.append(f" (option {found.option}: out ")
+        line.append_text(_cards_line(found.remove, result.jokers))
+        line.append(", in ")
+        line.append_text(_cards_line(found.add, result.jokers))
+        line.append(")")
+    console.print(line)
+
+
+def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = False) -> int:
     status = 0
     for raw in source:
         line = raw.strip()
@@ -90,7 +112,8 @@ def _batch(source: TextIO, rules: RuleSet, out: TextIO) -> int:
             cut, sep, hand = line.partition(":")
             if not sep:
                 raise CardError("expected a line 'CUT: CARD CARD …'")
-            result: dict[str, object] = analyze(hand, cut.strip(), rules).to_dict()
+            analysis = analyze(hand, cut.strip(), rules)
+            result = _with_distance(analysis, rules) if with_distance else analysis.to_dict()
         except (CardError, ValueError) as error:
             result = {"error": str(error)}
             status = 1
@@ -106,6 +129,9 @@ def analyze_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per hand."),
     batch: Optional[str] = typer.Option(None, "--batch",
                                         help="Read 'CUT: CARDS' lines from FILE (- for stdin)."),
+    with_distance: bool = typer.Option(False, "--distance",
+                                       help="Also the fewest cards to replace for a valid "
+                                            "declaration (slower on hands far from one)."),
 ) -> None:
     """Analyse a hand: valid declaration and options, penalty, value cards."""
     err = Console(stderr=True)
@@ -124,7 +150,7 @@ def analyze_command(
             err.print(f"error: cannot read {batch}: {error.strerror}")
             raise typer.Exit(2)
         with source:
-            status = _batch(source, rule_set, sys.stdout)
+            status = _batch(source, rule_set, sys.stdout, with_distance)
         raise typer.Exit(status)
     if not hand or cut is None:
         err.print("error: give a hand and --cut CARD (or --batch FILE)")
@@ -135,6 +161,10 @@ def analyze_command(
         err.print(f"error: {error}")
         raise typer.Exit(2)
     if as_json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps(_with_distance(result, rule_set) if with_distance else result.to_dict()))
     else:
-        report(result, Console(highlight=False))
+        console = Console(highlight=False)
+        report(result, console)
+        if with_distance:
+            _report_distance(distance(list(result.cards), result.jokers.cut, rule_set), result,
+                             console)
