@@ -40,6 +40,7 @@ What keeps the sweep small (each rule is argued where it is applied):
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
@@ -82,6 +83,37 @@ def _canonical(state: tuple[int, ...]) -> tuple[int, ...]:
 
 def _open_pure(state: tuple[int, ...]) -> int:
     return state[P1] + state[P2] + state[P3] + state[LP3]
+
+
+# Suit states are interned as small integers: the sweep's keys hold four of them, and a
+# tuple of ints hashes several times faster than a tuple of tuples (hashes are not cached).
+_STATE_IDS: dict[tuple[int, ...], int] = {}
+_STATE_OF: list[tuple[int, ...]] = []
+_CANONICAL_OF: list[int] = []
+_OPEN_PURE_OF: list[int] = []
+_INTERNING = threading.Lock()
+
+
+def _intern(state: tuple[int, ...]) -> int:
+    """The number standing for a suit state (the same for equal states, in every thread)."""
+    found = _STATE_IDS.get(state)
+    if found is not None:
+        return found
+    canonical = _canonical(state)
+    canonical_id = _intern(canonical) if canonical != state else None
+    with _INTERNING:
+        found = _STATE_IDS.get(state)
+        if found is not None:
+            return found
+        number = len(_STATE_OF)
+        _STATE_OF.append(state)
+        _CANONICAL_OF.append(number if canonical_id is None else canonical_id)
+        _OPEN_PURE_OF.append(_open_pure(state))
+        _STATE_IDS[state] = number
+    return number
+
+
+_EMPTY_ID = _intern(_EMPTY)
 
 
 class SuitMove(NamedTuple):
@@ -241,12 +273,12 @@ def _grow(out: list[SuitMove], state: tuple[int, ...], new: list[int], count: in
 
 
 @lru_cache(maxsize=1 << 16)
-def _options(state: tuple[int, ...], count: int, role: int, phase: int, purity: bool,
+def _options(state_id: int, count: int, role: int, phase: int, purity: bool,
              reach: int, padding: int, exact: bool, next1: int, next2: int,
              setless: int | None, buy: int = 0,
              replace: bool = False) -> tuple[tuple[Any, ...], ...]:
     """The moves of :func:`_suit_moves` as the sweep uses them: (state, jokers, pure groups,
-    pool, extends, jokers owed, loose points, move, copies bought).
+    pool, extends, jokers owed, loose points, move, copies bought), states by number.
 
     ``next1`` and ``next2`` are the copies at the next two places (-1: the Ace-high place,
     whose copies are the Aces set aside). Each short run needs the next card or a joker, a
@@ -259,6 +291,7 @@ def _options(state: tuple[int, ...], count: int, role: int, phase: int, purity: 
     joker), and each loose card supplies one replacement.
     """
     out = []
+    state = _STATE_OF[state_id]
     for bought in range(buy + 1 if role != JOKER_ONLY else 1):
         for move in _suit_moves(state, count + bought, role, phase, purity, reach, padding):
             if move.extends and not exact:
@@ -280,8 +313,8 @@ def _options(state: tuple[int, ...], count: int, role: int, phase: int, purity: 
                 if st[P1]:
                     owed += max(0, st[P1] - (next2 if next2 >= 0 else st[HIGH]))
             jokers = move.jokers + bought - (loose if replace else 0)
-            out.append((st, jokers, move.pure, move.pool, move.extends, owed, loose, move,
-                        bought))
+            out.append((_intern(st), jokers, move.pure, move.pool, move.extends, owed, loose,
+                        move, bought))
     return tuple(out)
 
 
@@ -469,7 +502,7 @@ class _Table:
         for tunnelas in range(printed // 3 + 1):
             # With ``replace``, also pure groups of three bought cards (see ``near`` below).
             for bought in range(need + 1 if buy else 1):
-                key = (_EMPTY, _EMPTY, _EMPTY, _EMPTY, min(tunnelas + bought, need), 3 * bought)
+                key = (_EMPTY_ID,) * 4 + (min(tunnelas + bought, need), 3 * bought)
                 _insert(layer.setdefault(key, []), -(printed - 3 * tunnelas) + 3 * bought, 0,
                         tunnelas + 100 * bought, exact)
         self.layers.append(layer)
@@ -549,7 +582,7 @@ class _Table:
                 nxt_stage: dict[_Partial, list[_Entry]] = {}
                 # The moves of this suit here, by (open runs, purity matters): each with the
                 # jokers its short runs are sure to owe at the next two places.
-                known: dict[tuple[tuple[int, ...], bool], tuple[tuple[Any, ...], ...]] = {}
+                known: dict[tuple[int, bool], tuple[tuple[Any, ...], ...]] = {}
                 for pkey, entries in stage.items():
                     done, rest, pure_done, pool, ext, purity, owed_done, bought_done = pkey
                     later_suits = rest[1:]
@@ -591,18 +624,18 @@ class _Table:
             self.stages.append(stages)
             nxt: dict[_Struct, list[_Entry]] = {}
             for pkey, entries in stage.items():
-                states: tuple[tuple[int, ...], ...]
+                states: tuple[int, ...]
                 states, _, pure, x, ext, purity, owed, bought = pkey
                 if replace and bought > bound:
                     continue
                 if pure > need:
                     pure = need
-                elif pure < need and pure + sum(map(_open_pure, states)) + (
+                elif pure < need and pure + sum(map(_OPEN_PURE_OF.__getitem__, states)) + (
                         pure_after[p] if not buy else
                         pure_bought[p][bound - bought]) < need:
                     continue
                 if purity and pure >= need:
-                    states = tuple(map(_canonical, states))
+                    states = tuple(map(_CANONICAL_OF.__getitem__, states))
                 new_key = (*states, pure, bought)
                 splits = _NO_SETS if setless else _pool_splits(x, jokerish, points, max_set,
                                                                replace)
