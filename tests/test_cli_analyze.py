@@ -61,6 +61,29 @@ def test_batch_keeps_order_and_reports_bad_lines(tmp_path: Path) -> None:
     assert "unknown card 'XX'" in lines[1]["error"] and "not 1" in lines[2]["error"]
 
 
+def test_batch_with_workers_gives_the_same_lines(tmp_path: Path) -> None:
+    batch = tmp_path / "hands.txt"
+    near = "5S KS AH 5H 6H 7H 8H JH QH KH AD 2D 3D 4D 5D 6D 7D QD 4C 5C 6C"
+    batch.write_text("".join(f"7D: {HAND}\nXX: AS\nKC: {near}\n" for _ in range(50)))
+    one = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch",
+                          str(batch)], capture_output=True, text=True)
+    two = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch",
+                          str(batch), "--jobs", "2"], capture_output=True, text=True)
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout and len(two.stdout.splitlines()) == 150
+
+
+def test_distance_in_the_report_and_in_json() -> None:
+    near = "5S KS AH 5H 6H 7H 8H JH QH KH AD 2D 3D 4D 5D 6D 7D QD 4C 5C 6C"
+    code, out, _ = run("analyze", "--distance", "--cut", "KC", near)
+    assert code == 0 and "distance to a valid declaration: 1 (option A: out Q♦, in K♠" in out
+    code, out, _ = run("analyze", "--json", "--distance", "--cut", "KC", near)
+    assert json.loads(out)["distance"] == {"cards": 1, "option": "A", "remove": ["QD"],
+                                           "add": ["KS"], "more_than": None}
+    code, out, _ = run("analyze", "--json", "--distance", "--batch", "-", stdin=f"7D: {HAND}\n")
+    assert json.loads(out)["distance"]["cards"] == 0
+
+
 def test_batch_from_stdin() -> None:
     code, out, _ = run("analyze", "--json", "--batch", "-", stdin=f"7D: {HAND}\n")
     assert code == 0 and json.loads(out)["value"]["points"] == 20

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import multiprocessing
+import os
 import sys
+from collections.abc import Iterable, Iterator
 from typing import Optional, TextIO
 
 import typer
@@ -102,23 +106,56 @@ def _report_distance(found: Distance, result: Analysis, console: Console) -> Non
     console.print(line)
 
 
-def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = False) -> int:
+def _read_line(line: str, rules: RuleSet, with_distance: bool) -> tuple[bool, str]:
+    """(ok, JSON) for one batch line ``CUT: CARDS``."""
+    try:
+        cut, sep, hand = line.partition(":")
+        if not sep:
+            raise CardError("expected a line 'CUT: CARD CARD …'")
+        analysis = analyze(hand, cut.strip(), rules)
+        return True, json.dumps(_with_distance(analysis, rules) if with_distance
+                                else analysis.to_dict())
+    except (CardError, ValueError) as error:
+        return False, json.dumps({"error": str(error)})
+
+
+def _read_chunk(lines: list[str], rules: RuleSet, with_distance: bool) -> list[tuple[bool, str]]:
+    return [_read_line(line, rules, with_distance) for line in lines]
+
+
+def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = False,
+           jobs: int = 1) -> int:
+    """Answer each line of ``source`` with a line of JSON, in order; with ``jobs`` > 1 the
+    lines are read by that many worker processes (the output is the same)."""
+    lines = (line for line in map(str.strip, source) if line and not line.startswith("#"))
     status = 0
-    for raw in source:
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        try:
-            cut, sep, hand = line.partition(":")
-            if not sep:
-                raise CardError("expected a line 'CUT: CARD CARD …'")
-            analysis = analyze(hand, cut.strip(), rules)
-            result = _with_distance(analysis, rules) if with_distance else analysis.to_dict()
-        except (CardError, ValueError) as error:
-            result = {"error": str(error)}
-            status = 1
-        out.write(json.dumps(result) + "\n")
+    if jobs <= 1:
+        answers: Iterator[tuple[bool, str]] = (_read_line(line, rules, with_distance)
+                                                for line in lines)
+        for ok, text in answers:
+            status = status if ok else 1
+            out.write(text + "\n")
+        return status
+    chunks = _chunks(lines, 64)
+    with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(
+            jobs) as pool:
+        read = functools.partial(_read_chunk, rules=rules, with_distance=with_distance)
+        for answers_of_chunk in pool.imap(read, chunks):
+            for ok, text in answers_of_chunk:
+                status = status if ok else 1
+                out.write(text + "\n")
     return status
+
+
+def _chunks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
+    chunk: list[str] = []
+    for line in lines:
+        chunk.append(line)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 @app.command("analyze")
@@ -129,6 +166,8 @@ def analyze_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per hand."),
     batch: Optional[str] = typer.Option(None, "--batch",
                                         help="Read 'CUT: CARDS' lines from FILE (- for stdin)."),
+    jobs: int = typer.Option(1, "--jobs", min=0,
+                             help="With --batch: worker processes (0: one per core)."),
     with_distance: bool = typer.Option(False, "--distance",
                                        help="Also the fewest cards to replace for a valid "
                                             "declaration (slower on hands far from one)."),
@@ -150,7 +189,8 @@ def analyze_command(
             err.print(f"error: cannot read {batch}: {error.strerror}")
             raise typer.Exit(2)
         with source:
-            status = _batch(source, rule_set, sys.stdout, with_distance)
+            status = _batch(source, rule_set, sys.stdout, with_distance,
+                            jobs or os.cpu_count() or 1)
         raise typer.Exit(status)
     if not hand or cut is None:
         err.print("error: give a hand and --cut CARD (or --batch FILE)")
