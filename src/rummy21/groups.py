@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -77,7 +78,7 @@ class Group:
 
 def classify(cards: Sequence[Card], jokers: Jokers, rules: RuleSet) -> Group:
     """The group ``cards`` form, preferring pure kinds; raise :class:`InvalidGroup` if none."""
-    found = _classify(list(cards), jokers, rules)
+    found = _classify(tuple(cards), jokers, rules)
     if isinstance(found, str):
         raise InvalidGroup(found)
     return found
@@ -85,11 +86,14 @@ def classify(cards: Sequence[Card], jokers: Jokers, rules: RuleSet) -> Group:
 
 def explain(cards: Sequence[Card], jokers: Jokers, rules: RuleSet) -> str | None:
     """``None`` if ``cards`` form a group, else the reason they do not."""
-    found = _classify(list(cards), jokers, rules)
+    found = _classify(tuple(cards), jokers, rules)
     return found if isinstance(found, str) else None
 
 
-def _classify(cards: list[Card], jokers: Jokers, rules: RuleSet) -> Group | str:
+@lru_cache(maxsize=1 << 15)
+def _classify(given: tuple[Card, ...], jokers: Jokers, rules: RuleSet) -> Group | str:
+    """Memoised: hands share groups, and every reading shows its groups (values are frozen)."""
+    cards = list(given)
     n = len(cards)
     if n == 2:
         if cards[0] == cards[1]:
