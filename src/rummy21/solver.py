@@ -511,14 +511,12 @@ class _Table:
         for p in range(13, 1, -1):
             supply_after[p - 1] = supply_after[p] + sum(
                 counts[s * 13 + p - 1] for s in range(4) if mask[s * 13 + p - 1])
-        # Natural copies per suit and position (0 past the King; Aces high come from the state).
-        at = [[counts[s * 13 + p - 1] if 1 <= p <= 13 else 0 for p in range(17)]
-              for s in range(4)]
-        # How far up each suit's next card lies from each position (4: not within three).
-        line = [[at[s][p] if p <= 13 else at[s][1] if p == 14 else 0 for p in range(17)]
-                for s in range(4)]
-        reach = [[next((d for d in (1, 2, 3) if p + d <= 14 and line[s][p + d]), 4)
-                  for p in range(16)] for s in range(4)]
+        # Per suit: natural copies by position (0 past the King; Aces high come from the
+        # state), and the tables below, which depend on that suit's cards alone.
+        suit_tables = [_suit_tables(tuple(counts[s * 13:s * 13 + 13])) for s in range(4)]
+        at = [t[0] for t in suit_tables]
+        line = [t[1] for t in suit_tables]
+        reach = [list(t[2]) for t in suit_tables]
         # At position 1: whether keeping an Ace for a run ending at Ace-high can help — only
         # if a natural card of the suit lies within joker reach of the King, and no lower
         # than the Ten: in a high run whose Ace is d >= 4 places above the nearest natural
@@ -528,25 +526,10 @@ class _Table:
         for s in range(4):
             reach[s][1] = 1 if any(at[s][q] for q in range(
                 10 if replace else max(10, 13 - most_jokers), 14)) else 4
-        # Whether a card at a position could sit in a pure run of three (naturals around it);
-        # Aces, all decided at position 1, may also end Q-K-A.
-        pure_ok = [[any(1 <= w and w + 2 <= 14 and all(line[s][q] for q in (w, w + 1, w + 2)
-                                                      if q != p)
-                        for w in (p - 2, p - 1, p)) or (p == 1 and line[s][12] and line[s][13])
-                    or replace for p in range(16)] for s in range(4)]
+        pure_ok = [[True] * 16] * 4 if replace else [t[3] for t in suit_tables]
+        near = [t[4] for t in suit_tables]
         ahead = [0] * 17 if replace else _loose_ahead(counts, mask, self.rank_points)
-        # Where a card may be bought (replace): within two places of a card of the suit held.
-        # A pure group of bought cards only costs three wherever it is (it is looked for as a
-        # tunnela of a kind nobody holds, at the start); a bought card further from the held
-        # ones splits off with its neighbours into such a group at no cost.
-        near = [[1 <= p <= 13 and any(line[s][q] for q in range(max(1, p - 2), min(14, p + 2) + 1))
-                 or (p in (12, 13) and line[s][1]) for p in range(16)] for s in range(4)]
-        # The most pure groups the cards after each position could still form (an Ace
-        # counts at both ends; printed-joker tunnelas were settled at the start): a state
-        # that cannot reach ``need`` with them and its open pure runs is dead.
-        pure_after = [sum(
-            _line_groups(tuple(at[s][q] for q in range(p + 1, 14)) + (at[s][1],))
-            for s in range(4)) for p in range(16)]
+        pure_after = [sum(t[5][p] for t in suit_tables) for p in range(16)]
         if buy:     # ... buying cards (at most the bound): by what is left to buy
             pure_bought = [_pure_within([tuple(at[s][q] for q in range(p + 1, 14)) + (at[s][1],)
                                          for s in range(4)], bound, need) for p in range(16)]
@@ -814,6 +797,35 @@ class _Table:
 
 
 _RANK_POINTS = tuple(Card(r).points for r in range(13))
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_tables(ranks: tuple[int, ...]) -> tuple[Any, ...]:
+    """What the sweep precomputes for one suit holding ``ranks`` (copies of A..K), by
+    position 0..16: (copies, copies with the Aces again at 14, how far up the next card
+    lies (4: not within three), whether a card could sit in a pure run of three, whether a
+    card may be bought there, the most pure groups the cards after it could still form)."""
+    at = [ranks[p - 1] if 1 <= p <= 13 else 0 for p in range(17)]
+    line = [at[p] if p <= 13 else at[1] if p == 14 else 0 for p in range(17)]
+    reach = tuple(next((d for d in (1, 2, 3) if p + d <= 14 and line[p + d]), 4)
+                  for p in range(16))
+    # Whether a card at a position could sit in a pure run of three (naturals around it);
+    # Aces, all decided at position 1, may also end Q-K-A.
+    pure_ok = [any(1 <= w and w + 2 <= 14 and all(line[q] for q in (w, w + 1, w + 2) if q != p)
+                   for w in (p - 2, p - 1, p)) or (p == 1 and bool(line[12] and line[13]))
+               for p in range(16)]
+    # Where a card may be bought (``replace``): within two places of a card of the suit held.
+    # A pure group of bought cards only costs three wherever it is (it is looked for as a
+    # tunnela of a kind nobody holds, at the start); a bought card further from the held
+    # ones splits off with its neighbours into such a group at no cost.
+    near = [1 <= p <= 13 and any(line[q] for q in range(max(1, p - 2), min(14, p + 2) + 1))
+            or (p in (12, 13) and bool(line[1])) for p in range(16)]
+    # The most pure groups the cards after each position could still form (an Ace counts at
+    # both ends; printed-joker tunnelas were settled at the start): a state that cannot
+    # reach the groups needed with them and its open pure runs is dead.
+    groups_after = [_line_groups(tuple(at[q] for q in range(p + 1, 14)) + (at[1],))
+                    for p in range(16)]
+    return at, line, reach, pure_ok, near, groups_after
 
 
 def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...],
