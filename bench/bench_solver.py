@@ -1,16 +1,19 @@
 """Benchmark the hand analysis on the fixed corpus (see make_corpus.py).
 
-    python bench/bench_solver.py [--sample N] [--reference N] [--skip-cli]
+    python bench/bench_solver.py [--sample N] [--reference N] [--skip-cli] [--helpers N]
 
 Prints, per corpus, median / p90 / p99 / max time of the full 21-card analysis and of the
 22-card analysis (each hand plus one seeded extra card), the throughput of
-``rummy21 analyze --json --batch`` end to end (start-up included), and the speed-up over the
-exhaustive reference of the tests, timed on a sample of the same hands in the same run.
+``rummy21 analyze --json --batch`` end to end (start-up included; one process, then one
+worker per core), the speed-up over the exhaustive reference of the tests, timed on a sample
+of the same hands in the same run, and the bot helpers on the first ``--helpers`` hands:
+the distance to a valid declaration and the outs.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import subprocess
@@ -19,7 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rummy21.analysis import analyze_counts, analyze
+from rummy21.analysis import analyze_counts, analyze, outs
+from rummy21.distance import distance
 from rummy21.cards import Card, counts_of, parse_cards
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
@@ -59,6 +63,8 @@ def main() -> None:
     parser.add_argument("--reference", type=int, default=100,
                         help="hands per corpus timed with the reference too")
     parser.add_argument("--skip-cli", action="store_true")
+    parser.add_argument("--helpers", type=int, default=100,
+                        help="hands per corpus timed with distance and outs")
     args = parser.parse_args()
     rules = RuleSet()
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
@@ -88,15 +94,23 @@ def main() -> None:
             print(f"reference (tests)  {quantiles(ref)}")
             print(f"speed-up on those {len(sample)} hands: median {sorted(ref)[len(ref) // 2] / sorted(mine)[len(mine) // 2]:.1f}x, "
                   f"total {sum(ref) / sum(mine):.1f}x")
+        if args.helpers:
+            sample = hands[:args.helpers]
+            print(f"distance           {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules)))}")
+            print(f"distance, limit 3  {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules, 3)))}")
+            print(f"outs               {quantiles(timed(sample, lambda cut, hand: outs(hand, cut, rules)))}")
         if not args.skip_cli:
             path = HERE / f"corpus_{name}.txt"
-            start = time.perf_counter()
-            done = subprocess.run(["rummy21", "analyze", "--json", "--batch", str(path)],
-                                  capture_output=True, text=True, check=False)
-            elapsed = time.perf_counter() - start
-            lines = done.stdout.count("\n")
-            print(f"rummy21 analyze --json --batch: {lines} hands in {elapsed:.2f} s = "
-                  f"{lines / elapsed:.0f} hands/s (start-up included, exit {done.returncode})")
+            for jobs in ("1", "0"):
+                start = time.perf_counter()
+                done = subprocess.run(["rummy21", "analyze", "--json", "--batch", str(path),
+                                       "--jobs", jobs], capture_output=True, text=True, check=False)
+                elapsed = time.perf_counter() - start
+                lines = done.stdout.count("\n")
+                workers = "one process" if jobs == "1" else f"--jobs 0 ({os.cpu_count()} cores)"
+                print(f"rummy21 analyze --json --batch, {workers}: {lines} hands in "
+                      f"{elapsed:.2f} s = {lines / elapsed:.0f} hands/s "
+                      f"(start-up included, exit {done.returncode})")
 
 
 if __name__ == "__main__":

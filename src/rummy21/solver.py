@@ -1011,10 +1011,21 @@ def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         # round buys none; a second, only needed below what the first found, does.
         # Each sweep keeps the most spare jokers; when some are left that no group takes, a
         # sweep that tells each balance apart settles it.
-        first = _fewest(counts, jokers, rules, bound, False)
-        if first is not None:
-            bound = first[0] - 1
-        second = _fewest(counts, jokers, rules, bound, True) if bound >= 1 else None
+        # Every card bought is a replacement: so at least as many as the pure groups need.
+        lines = [tuple(counts[s * 13 + p - 1] for p in range(1, 14)) + (counts[s * 13],)
+                 for s in range(4)]
+        pure = _pure_within(lines, bound, rules.pure_groups_needed)
+        printed_tunnelas = counts[JOKER_INDEX] // 3
+        fewest_bought = next((k for k in range(bound + 1)
+                              if pure[k] + printed_tunnelas >= rules.pure_groups_needed), None)
+        first = None
+        if fewest_bought == 0:
+            first = _fewest(counts, jokers, rules, 0, bound, False)
+            if first is not None:
+                bound = first[0] - 1
+        second = None
+        if fewest_bought is not None and max(1, fewest_bought) <= bound:
+            second = _fewest(counts, jokers, rules, max(1, fewest_bought), bound, True)
         best = second or first
         if best is not None:
             _, removed, arrangement = best
@@ -1032,11 +1043,12 @@ def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     return Replacement(removed, added, arrangement)
 
 
-def _fewest(counts: Sequence[int], jokers: Jokers, rules: RuleSet, bound: int,
+def _fewest(counts: Sequence[int], jokers: Jokers, rules: RuleSet, start: int, bound: int,
             buy: bool) -> tuple[int, tuple[Card, ...], Arrangement] | None:
-    """(replacements, cards removed, new arrangement) for :func:`replacements`: fewest first."""
+    """(replacements, cards removed, new arrangement) for :func:`replacements`: fewest first,
+    from ``start`` (none fewer can do) to ``bound``."""
     need, mask = rules.pure_groups_needed, jokers.joker_mask
-    for limit in range(bound + 1):
+    for limit in range(start, bound + 1):
         table = _Table(counts, mask, rules, limit, False, rank_points=_ONE_POINT,
                        replace=True, buy=buy)
         found = sorted((max(cost, key[5]), balance, key) for key, entries in table.run().items()

@@ -85,10 +85,15 @@ def report(a: Analysis, console: Console) -> None:
                   f"{v.marriages} marriage{'s' if v.marriages != 1 else ''})")
 
 
+DISTANCE_LIMIT = 3
+"""The most replacements ``--distance`` looks for: hands further away take seconds."""
+
+
 def _with_distance(result: Analysis, rules: RuleSet) -> dict[str, object]:
     """The JSON of an analysis, with the distance to a valid declaration of its 21 cards."""
     data: dict[str, object] = result.to_dict()
-    data["distance"] = distance(list(result.cards), result.jokers.cut, rules).to_dict()
+    data["distance"] = distance(list(result.cards), result.jokers.cut, rules,
+                                DISTANCE_LIMIT).to_dict()
     return data
 
 
@@ -170,7 +175,7 @@ def analyze_command(
                              help="With --batch: worker processes (0: one per core)."),
     with_distance: bool = typer.Option(False, "--distance",
                                        help="Also the fewest cards to replace for a valid "
-                                            "declaration (slower on hands far from one)."),
+                                            f"declaration (up to {DISTANCE_LIMIT})."),
 ) -> None:
     """Analyse a hand: valid declaration and options, penalty, value cards."""
     err = Console(stderr=True)
@@ -206,5 +211,5 @@ def analyze_command(
         console = Console(highlight=False)
         report(result, console)
         if with_distance:
-            _report_distance(distance(list(result.cards), result.jokers.cut, rule_set), result,
-                             console)
+            _report_distance(distance(list(result.cards), result.jokers.cut, rule_set,
+                                      DISTANCE_LIMIT), result, console)
