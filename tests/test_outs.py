@@ -48,3 +48,29 @@ def test_outs_of_a_hand_one_card_short() -> None:
     found = outs(hand, "7D")
     assert found and all(points > 0 for points in found.values())
     assert Card.parse("5D") in found
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_one_sweep_finds_the_best_card_to_put_aside(seed: int) -> None:
+    """least_after_put_aside == the least pure save over every card put aside, one by one."""
+    import random
+
+    from rummy21.handgen import near_complete, random_deal
+    from rummy21.solver import least_after_put_aside, solve
+
+    rng = random.Random(seed)
+    for _ in range(8):
+        cut, hand = (near_complete(rng, RULES, None) if rng.random() < 0.7
+                     else random_deal(rng, RULES))
+        counts = counts_of(hand)
+        extra = rng.choice([i for i in range(len(counts)) if counts[i] < (
+            RULES.printed_jokers if i == JOKER_INDEX else 3)])
+        counts[extra] += 1
+        jokers = Jokers.from_cut(cut)
+        saves = [solve(_without(counts, i), jokers, RULES).pure_save
+                 for i in range(len(counts)) if counts[i]]
+        best = min((p for p in saves if p is not None), default=None)
+        limit = best if best is not None else 60
+        assert least_after_put_aside(counts, jokers, RULES, limit) == best
+        if best:
+            assert least_after_put_aside(counts, jokers, RULES, best - 1) is None

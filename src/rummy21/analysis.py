@@ -17,7 +17,7 @@ from rummy21.cards import JOKER_INDEX, TYPE_COUNT, Card, CardError, check_copies
 from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DubleeSave, RuleSet
-from rummy21.solver import Arrangement, max_pure_groups, solve
+from rummy21.solver import Arrangement, least_after_put_aside, max_pure_groups, solve
 
 OPTIONS = ("A", "B", "C", "D")
 CLASSIC = RuleSet()
@@ -194,8 +194,8 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
     """For each card that could still be drawn, how much it would lower the hand's penalty.
 
     The hand (21 cards) draws the card and puts aside whichever card then leaves the lowest
-    penalty (RULES §7); cards that lower nothing are left out. Exact, one bounded solve per
-    pair of drawn and put-aside cards.
+    penalty (RULES §7); cards that lower nothing are left out. Exact: for each card drawn,
+    one sweep finds the best card to put aside (:func:`rummy21.solver.least_after_put_aside`).
 
     >>> hand = "7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C"
     >>> outs(hand, "7D")      # already valid: nothing can lower a penalty of 0
@@ -207,22 +207,40 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
     if len(hand) != rules.hand_size:
         raise HandError(f"outs are read from a hand of {rules.hand_size} cards, not {len(hand)}")
     counts = counts_of(hand)
+    mask = jokers.joker_mask
     base = analyze_counts(counts, jokers, rules).penalty.points
     found: dict[Card, int] = {}
+    if base == 0:
+        return found
+    # The hand's own best arrangement bounds the pure save after a draw: put the drawn card
+    # aside (the same save), or put aside its highest loose card and keep the drawn one loose.
+    own = solve(counts, jokers, rules)
+    highest = max((c.points for c in own.pure_arrangement.loose if not mask[c.index]),
+                  default=0) if own.pure_arrangement is not None else 0
     for drawn in range(TYPE_COUNT):
         limit = rules.printed_jokers if drawn == JOKER_INDEX else 3
-        if counts[drawn] >= limit or base == 0:
+        if counts[drawn] >= limit:
             continue
         counts[drawn] += 1
+        # The penalty after the best put-aside: the least full count or dublee save over the
+        # cards put aside (quick, by counts), then the least pure save below that (one sweep).
         best = base                       # putting the drawn card aside again
         for aside in range(TYPE_COUNT):
-            if aside == drawn or not counts[aside]:
-                continue
-            counts[aside] -= 1
-            better = penalty_within(counts, jokers, rules, best - 1)
-            counts[aside] += 1
-            if better is not None:
-                best = better
+            if counts[aside]:
+                counts[aside] -= 1
+                full, dublee, enough = _saves(counts, jokers, rules)
+                counts[aside] += 1
+                best = min(best, enough, rules.full_count_cap)
+        known = None
+        if own.pure_save is not None:
+            known = min(own.pure_save,
+                        own.pure_save - highest + (0 if mask[drawn] else Card(drawn).points))
+        pure = least_after_put_aside(counts, jokers, rules,
+                                     best - 1 if known is None else min(best, known) - 1)
+        if pure is not None:
+            best = min(best, pure)
+        elif known is not None:
+            best = min(best, known)
         counts[drawn] -= 1
         if best < base:
             found[Card(drawn)] = base - best

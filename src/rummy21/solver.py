@@ -275,8 +275,8 @@ def _grow(out: list[SuitMove], state: tuple[int, ...], new: list[int], count: in
 @lru_cache(maxsize=1 << 16)
 def _options(state_id: int, count: int, role: int, phase: int, purity: bool,
              reach: int, padding: int, exact: bool, next1: int, next2: int,
-             setless: int | None, buy: int = 0,
-             replace: bool = False) -> tuple[tuple[Any, ...], ...]:
+             setless: int | None, buy: int = 0, replace: bool = False,
+             aside: bool = False) -> tuple[tuple[Any, ...], ...]:
     """The moves of :func:`_suit_moves` as the sweep uses them: (state, jokers, pure groups,
     pool, extends, jokers owed, loose points, move, copies bought), states by number.
 
@@ -288,7 +288,9 @@ def _options(state_id: int, count: int, role: int, phase: int, purity: bool,
 
     For the distance to a declaration (``replace``, see :func:`replacements`), up to ``buy``
     more copies may be bought to play as natural cards (each owes one replacement, like a
-    joker), and each loose card supplies one replacement.
+    joker), and each loose card supplies one replacement. With ``aside``, a move whose copies
+    supply jokers may also put one of them aside (it then supplies one joker fewer, and
+    counts as the card put aside).
     """
     out = []
     state = _STATE_OF[state_id]
@@ -315,6 +317,9 @@ def _options(state_id: int, count: int, role: int, phase: int, purity: bool,
             jokers = move.jokers + bought - (loose if replace else 0)
             out.append((_intern(st), jokers, move.pure, move.pool, move.extends, owed, loose,
                         move, bought))
+            if aside and move.as_jokers:
+                out.append((_intern(st), jokers + 1, move.pure, move.pool, move.extends, owed,
+                            loose, move, 1))
     return tuple(out)
 
 
@@ -479,10 +484,11 @@ class _Table:
     def __init__(self, counts: Sequence[int], mask: tuple[bool, ...], rules: RuleSet,
                  bound: int, option_a: bool, need: int | None = None,
                  rank_points: Sequence[int] = (), replace: bool = False,
-                 buy: bool = False) -> None:
+                 buy: bool = False, aside: bool = False) -> None:
         self.counts = counts
         self.replace = replace
         self.buy = buy
+        self.aside = aside
         self.removed: tuple[Card, ...] = ()
         """After rebuilding with ``replace``: the cards that go out."""
         self.mask = mask
@@ -497,6 +503,9 @@ class _Table:
     def run(self) -> dict[_Struct, list[_Entry]]:
         counts, mask, need = self.counts, self.mask, self.need
         bound, exact, replace, buy = self.bound, self.option_a, self.replace, self.buy
+        aside = self.aside
+        # Key slot 5 counts cards bought (``replace``) or put aside (``aside``: exactly one).
+        spend = bound if replace else 1 if aside else 0
         printed = counts[JOKER_INDEX]
         layer: dict[_Struct, list[_Entry]] = {}
         for tunnelas in range(printed // 3 + 1):
@@ -505,6 +514,10 @@ class _Table:
                 key = (_EMPTY_ID,) * 4 + (min(tunnelas + bought, need), 3 * bought)
                 _insert(layer.setdefault(key, []), -(printed - 3 * tunnelas) + 3 * bought, 0,
                         tunnelas + 100 * bought, exact)
+            if aside and printed - 3 * tunnelas > 0:     # a printed joker put aside
+                key = (_EMPTY_ID,) * 4 + (min(tunnelas, need), 1)
+                _insert(layer.setdefault(key, []), -(printed - 3 * tunnelas - 1), 0, tunnelas,
+                        exact)
         self.layers.append(layer)
         # Joker cards still to come after each position (Aces are all decided at position 1).
         supply_after = [0] * 16
@@ -528,7 +541,8 @@ class _Table:
                 10 if replace else max(10, 13 - most_jokers), 14)) else 4
         pure_ok = [[True] * 16] * 4 if replace else [t[3] for t in suit_tables]
         near = [t[4] for t in suit_tables]
-        ahead = [0] * 17 if replace else _loose_ahead(counts, mask, self.rank_points)
+        ahead = [0] * 17 if replace else _loose_ahead(counts, mask, self.rank_points,
+                                                      1 if aside else 0)
         pure_after = [sum(t[5][p] for t in suit_tables) for p in range(16)]
         if buy:     # ... buying cards (at most the bound): by what is left to buy
             pure_bought = [_pure_within([tuple(at[s][q] for q in range(p + 1, 14)) + (at[s][1],)
@@ -558,7 +572,7 @@ class _Table:
             stages = [stage]
             # With cards of fewer than two suits here no set can form: the pool is loose at
             # once (and a joker card, which may go to the pool only to sit in a set, may not).
-            setless = sum(1 for n in cnt if n) < 2
+            setless = sum(1 for n in cnt if n) < 2 and not aside
             for s in range(4):
                 # Joker cards the suits after this one could still supply at this position.
                 slack = limit + sum(cnt[t] for t in range(s + 1, 4) if jok[t])
@@ -584,7 +598,8 @@ class _Table:
                             at[s][p + 1] if p + 1 != 14 else -1,
                             at[s][p + 2] if p + 2 not in (14, 17) else -1,
                             (points if not jok[s] else -1) if setless else None,
-                            3 - cnt[s] if buy and purity and near[s][p] else 0, replace)
+                            3 - cnt[s] if buy and purity and near[s][p] else 0, replace,
+                            aside)
                     for st, jokers_, pure_, pool_, ext_, owed, loose_, move, bought in options:
                         new_pkey = (done + (st,), later_suits, pure_done + pure_,
                                     pool if setless else pool + (pool_,), ext or ext_, purity,
@@ -609,7 +624,7 @@ class _Table:
             for pkey, entries in stage.items():
                 states: tuple[int, ...]
                 states, _, pure, x, ext, purity, owed, bought = pkey
-                if replace and bought > bound:
+                if bought > spend:
                     continue
                 if pure > need:
                     pure = need
@@ -634,7 +649,14 @@ class _Table:
                                 continue
                         elif total + owed > limit:
                             continue
-                        if cost + ahead[p] > bound or ((split.extension or ext) and not exact):
+                        if (split.extension or ext) and not exact:
+                            continue
+                        if aside and not bought and split.loose_points and \
+                                cost - points + ahead[p] <= bound:
+                            # One of its loose cards may be the card put aside.
+                            _insert(nxt.setdefault(new_key[:5] + (1,), []), total,
+                                    cost - points, (pkey, balance, split), exact)
+                        if cost + ahead[p] > bound:
                             continue
                         if target is None:
                             target = nxt.setdefault(new_key, [])
@@ -829,7 +851,7 @@ def _suit_tables(ranks: tuple[int, ...]) -> tuple[Any, ...]:
 
 
 def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...],
-                 rank_points: Sequence[int] = ()) -> list[int]:
+                 rank_points: Sequence[int] = (), free: int = 0) -> list[int]:
     """For each position, a lower bound on the points left loose among the cards after it.
 
     A card is *isolated* if no other card of its suit lies within two places of it and no
@@ -839,7 +861,7 @@ def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...],
     most ``J`` isolated cards (none if ``J < 2``): the rest are loose whatever the arrangement.
     """
     jokers = sum(n for i, n in enumerate(counts) if mask[i])
-    saved = jokers if jokers >= 2 else 0
+    saved = (jokers if jokers >= 2 else 0) + free   # ``free``: cards put aside
     isolated: list[tuple[int, int]] = []       # (position, points)
     for i in range(JOKER_INDEX):
         if not counts[i] or mask[i] or counts[i] == 3:
@@ -1071,6 +1093,24 @@ def _fewest(counts: Sequence[int], jokers: Jokers, rules: RuleSet, start: int, b
             built = exact.rebuild(proof[2], proof[1])
             return proof[0], exact.removed, built
     return None
+
+
+def least_after_put_aside(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
+                          bound: int) -> int | None:
+    """The least pure save (points outside groups, enough pure groups) of the hands left by
+    putting any one card of ``counts`` aside, if at most ``bound``; else ``None``.
+
+    One sweep instead of one per card: the sweep above, where one card (a loose one, or a
+    joker card) may be put aside at no cost, and exactly one must be.
+    """
+    need = rules.pure_groups_needed
+    if max_pure_groups(counts) < need or bound < 0:
+        return None
+    with _no_cycle_collection():
+        table = _Table(counts, jokers.joker_mask, rules, bound, False, aside=True)
+        return min((cost for key, entries in table.run().items()
+                    if key[4] >= need and key[5] == 1
+                    for balance, cost, _ in entries if balance <= 0), default=None)
 
 
 def _greedy(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, Arrangement] | None:
