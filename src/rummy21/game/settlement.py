@@ -130,8 +130,10 @@ def cap_losses(pay: Sequence[Sequence[int]], cap: int, dealer: int) -> list[list
     n = len(pay)
     matrix = [list(row) for row in pay]
     order = [(dealer + 1 + k) % n for k in range(n)]
-    # Each pass fixes every seat below the cap; refunds shrink the flows, so this ends.
-    for _ in range(4 * n * n):
+    # Each pass refunds every seat below the cap, which may push a seat it refunds below it
+    # in turn. Every refund shrinks the flows (a seat below the cap pays someone, so there is
+    # always one), so this ends — after many passes on rare hands, never a fixed number.
+    while True:
         below = [i for i in order if -sum(matrix[i]) < -cap]
         if not below:
             break
