@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummy21.cards import JOKER_INDEX, TYPE_COUNT, Card, CardError, check_copies, counts_of, parse_cards
+from rummy21.cards import (ALL_CARDS, JOKER_INDEX, TYPE_COUNT, Card, CardError, check_copies,
+                           counts_of, parse_cards)
 from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DubleeSave, RuleSet
@@ -121,7 +122,7 @@ def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet) -> A
     counts = counts_of(hand)
     mask = jokers.joker_mask
     order = sorted((i for i in range(TYPE_COUNT) if counts[i]),
-                   key=lambda i: (mask[i], -Card(i).points, i))
+                   key=lambda i: (mask[i], -ALL_CARDS[i].points, i))
     best: tuple[tuple[bool, int, int, int], Analysis] | None = None
     cards = _cards_of(counts)
     for index in order:
@@ -140,7 +141,7 @@ def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet) -> A
     chosen = best[1]
     return Analysis(chosen.jokers, chosen.cards, chosen.options, chosen.groups, chosen.loose,
                     chosen.penalty, chosen.value, chosen.pure_groups_possible,
-                    Card(best[0][3]), tuple(sorted(hand)))
+                    ALL_CARDS[best[0][3]], tuple(sorted(hand)))
 
 
 def _best_possible(counts: Sequence[int], index: int, cards: list[Card], jokers: Jokers,
@@ -148,7 +149,7 @@ def _best_possible(counts: Sequence[int], index: int, cards: list[Card], jokers:
     """The best rank (RULES §8) the 21 cards ``counts`` could have, put-aside card ``index``
     being one of the 22 ``cards``: valid with no penalty, unless no option can hold."""
     held = list(cards)
-    held.remove(Card(index))
+    held.remove(ALL_CARDS[index])
     points, _ = rules.value_points(*jokers.value_counts(held))
     may_be_valid = max_pure_groups(counts) >= rules.pure_groups_needed \
         or any(_by_counts(counts, jokers, rules).values())
@@ -156,7 +157,7 @@ def _best_possible(counts: Sequence[int], index: int, cards: list[Card], jokers:
 
 
 def _cards_of(counts: Sequence[int]) -> list[Card]:
-    return [Card(i) for i, n in enumerate(counts) for _ in range(n)]
+    return [ALL_CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
 
 
 def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> Analysis:
@@ -234,7 +235,7 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
         known = None
         if own.pure_save is not None:
             known = min(own.pure_save,
-                        own.pure_save - highest + (0 if mask[drawn] else Card(drawn).points))
+                        own.pure_save - highest + (0 if mask[drawn] else ALL_CARDS[drawn].points))
         pure = least_after_put_aside(counts, jokers, rules,
                                      best - 1 if known is None else min(best, known) - 1)
         if pure is not None:
@@ -243,7 +244,7 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
             best = min(best, known)
         counts[drawn] -= 1
         if best < base:
-            found[Card(drawn)] = base - best
+            found[ALL_CARDS[drawn]] = base - best
     return found
 
 
@@ -276,7 +277,7 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
             assert solution.option_a is not None
             groups, loose = _groups(solution.option_a, jokers, rules)
         elif first == "B":
-            groups = tuple(classify([Card(i)] * 3, jokers, rules)
+            groups = tuple(classify([ALL_CARDS[i]] * 3, jokers, rules)
                            for i in tunnela_types for _ in range(counts[i] // 3))
             loose = _rest(cards, groups)
         elif first == "C":
@@ -313,7 +314,7 @@ def _saves(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, 
 
 def _full_count(counts: Sequence[int], jokers: Jokers) -> int:
     mask = jokers.joker_mask
-    return sum(n * Card(i).points for i, n in enumerate(counts) if n and not mask[i])
+    return sum(n * ALL_CARDS[i].points for i, n in enumerate(counts) if n and not mask[i])
 
 
 def _dublee_save(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> int | None:
@@ -323,7 +324,7 @@ def _dublee_save(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> int |
     if rules.dublee_save is DubleeSave.FLAT:
         return rules.dublee_save_flat
     mask = jokers.joker_mask
-    return sum(Card(i).points for i, n in enumerate(counts) if n % 2 and not mask[i])
+    return sum(ALL_CARDS[i].points for i, n in enumerate(counts) if n % 2 and not mask[i])
 
 
 def _penalty(cards: list[Card], counts: Sequence[int], full: int, dublee: int | None,
@@ -356,7 +357,7 @@ def _groups(arrangement: Arrangement, jokers: Jokers,
 
 
 def _dublees(counts: Sequence[int]) -> tuple[Group, ...]:
-    return tuple(Group(GroupKind.DUBLEE, (Card(i), Card(i)))
+    return tuple(Group(GroupKind.DUBLEE, (ALL_CARDS[i], ALL_CARDS[i]))
                  for i, n in enumerate(counts) for _ in range(n // 2))
 
 

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from rummy21.cards import JOKER_INDEX, Card
+from rummy21.cards import ALL_CARDS, JOKER_INDEX, Card
 from rummy21.groups import classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
@@ -700,7 +700,7 @@ class _Table:
             *suit_moves, split = choice
             rank = p if p <= 13 else 1
             for s, move in enumerate(suit_moves):
-                card = Card((s * 13 + rank - 1))
+                card = ALL_CARDS[(s * 13 + rank - 1)]
                 new_runs: list[list[object]] = []
                 classes = runs[s]
                 moved: list[list[list[object]]] = [[] for _ in range(7)]
@@ -737,19 +737,19 @@ class _Table:
                 spare.extend([card] * move.as_jokers)
             if split is _NO_SETS[0]:
                 for s, move in enumerate(suit_moves):
-                    loose.extend([Card(s * 13 + rank - 1)] * move.pool)
+                    loose.extend([ALL_CARDS[s * 13 + rank - 1]] * move.pool)
             elif isinstance(split, PoolSplit):
                 for subset, n_jokers in split.sets:
-                    members: list[object] = [Card(s * 13 + rank - 1) for s in subset]
+                    members: list[object] = [ALL_CARDS[s * 13 + rank - 1] for s in subset]
                     groups.append(("set", members + [JOKER] * n_jokers))
                 for s, n in enumerate(split.loose):
-                    loose.extend([Card(s * 13 + rank - 1)] * n)
+                    loose.extend([ALL_CARDS[s * 13 + rank - 1]] * n)
         if self.replace:
             for _ in range(virtual):       # pure groups of bought cards: kinds nobody holds
                 used = {m.index for _, members in groups for m in members if isinstance(m, Card)}
                 absent = next(i for i in range(JOKER_INDEX)
                               if not counts[i] and not mask[i] and i not in used)
-                groups.append(("tunnela", [Card(absent)] * 3))
+                groups.append(("tunnela", [ALL_CARDS[absent]] * 3))
             fresh = self.fresh_jokers(groups, loose, spare)
             if fresh is None:
                 raise ValueError("the shoe holds too few jokers for these replacements")
@@ -813,7 +813,7 @@ class _Table:
         for i in kinds:
             room = (self.rules.printed_jokers if i == JOKER_INDEX else 3) - held[i]
             while room > 0 and len(fresh) < wanted:
-                fresh.append(Card(i))
+                fresh.append(ALL_CARDS[i])
                 room -= 1
         return fresh if len(fresh) >= wanted else None
 
@@ -1060,7 +1060,7 @@ def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     for _, cards in arrangement.groups:
         for card in cards:
             final[card.index] += 1
-    added = tuple(Card(i) for i, n in enumerate(final) for _ in range(n - kept[i]))
+    added = tuple(ALL_CARDS[i] for i, n in enumerate(final) for _ in range(n - kept[i]))
     assert not arrangement.loose and len(added) == len(removed)
     return Replacement(removed, added, arrangement)
 
@@ -1165,8 +1165,8 @@ def _greedy_with(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     for group in best[1]:
         for i in group:
             left[i] -= 1
-    spare = [Card(i) for i, n in enumerate(left) for _ in range(n) if mask[i]]
-    naturals = [Card(i) for i, n in enumerate(left) for _ in range(n) if not mask[i]]
+    spare = [ALL_CARDS[i] for i, n in enumerate(left) for _ in range(n) if mask[i]]
+    naturals = [ALL_CARDS[i] for i, n in enumerate(left) for _ in range(n) if not mask[i]]
     melds = _natural_melds(naturals, rules.max_set_size)
     pairs: list[tuple[Card, ...]] = []
     single: list[Card] = []
@@ -1178,7 +1178,7 @@ def _greedy_with(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
             single.remove(mate)
             pairs.append((mate, card))
     groups: list[tuple[str, tuple[Card, ...]]] = [
-        ("pure", tuple(Card(i) for i in g)) for g in best[1]]
+        ("pure", tuple(ALL_CARDS[i] for i in g)) for g in best[1]]
     groups.extend(("meld", meld) for meld in melds)
     wants = [(float(sum(c.points for c in pair)), 1, pair) for pair in pairs] + \
         [(card.points / 2, 2, (card,)) for card in single]
@@ -1221,15 +1221,15 @@ def _natural_melds(naturals: list[Card], max_set: int) -> list[tuple[Card, ...]]
                 break
             for i in suits[:max_set]:
                 left[i] -= 1
-            melds.append(tuple(Card(i) for i in suits[:max_set]))
+            melds.append(tuple(ALL_CARDS[i] for i in suits[:max_set]))
     for suit in range(4):
         for start in range(12):             # start..start+2, the last window Q-K-A
             want = [suit * 13 + (start + k) % 13 for k in range(3)]
             while all(left[i] for i in want):
                 for i in want:
                     left[i] -= 1
-                melds.append(tuple(Card(i) for i in want))
-    naturals[:] = [Card(i) for i, n in enumerate(left) for _ in range(n)]
+                melds.append(tuple(ALL_CARDS[i] for i in want))
+    naturals[:] = [ALL_CARDS[i] for i, n in enumerate(left) for _ in range(n)]
     return melds
 
 
