@@ -1214,23 +1214,29 @@ def _natural_melds(naturals: list[Card], max_set: int) -> list[tuple[Card, ...]]
     for card in naturals:
         left[card.index] += 1
     melds: list[tuple[Card, ...]] = []
-    for rank in range(13):
+    for kinds in _RANK_KINDS:
         while True:
-            suits = [s * 13 + rank for s in range(4) if left[s * 13 + rank]]
+            suits = [i for i in kinds if left[i]]
             if len(suits) < 3:
                 break
             for i in suits[:max_set]:
                 left[i] -= 1
             melds.append(tuple(ALL_CARDS[i] for i in suits[:max_set]))
-    for suit in range(4):
-        for start in range(12):             # start..start+2, the last window Q-K-A
-            want = [suit * 13 + (start + k) % 13 for k in range(3)]
-            while all(left[i] for i in want):
-                for i in want:
-                    left[i] -= 1
-                melds.append(tuple(ALL_CARDS[i] for i in want))
+    for a, b, c in _WINDOWS:
+        while left[a] and left[b] and left[c]:
+            left[a] -= 1
+            left[b] -= 1
+            left[c] -= 1
+            melds.append((ALL_CARDS[a], ALL_CARDS[b], ALL_CARDS[c]))
     naturals[:] = [ALL_CARDS[i] for i, n in enumerate(left) for _ in range(n)]
     return melds
+
+
+_RANK_KINDS = tuple(tuple(s * 13 + rank for s in range(4)) for rank in range(13))
+"""The card kinds of each rank, by suit."""
+_WINDOWS = tuple(tuple(suit * 13 + (start + k) % 13 for k in range(3))
+                 for suit in range(4) for start in range(12))
+"""Each suit's runs of three, A-2-3 to Q-K-A."""
 
 
 def _one_joker_apart(a: Card, b: Card) -> bool:
