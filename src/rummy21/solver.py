@@ -34,7 +34,18 @@ What keeps the sweep small (each rule is argued where it is applied):
 * joker cards play as themselves only where it matters (pure groups), and jokers bridge
   only gaps that padding could not close as cheaply;
 * a greedy arrangement often proves Option A at once and otherwise bounds the loose points;
-  a first sweep looks only at arrangements with nothing loose.
+  a first sweep looks only at arrangements with nothing loose (when that seems likely).
+
+The same sweep answers two more questions for bots, with one more number in its states:
+
+* :func:`least_after_put_aside` — the best card to put aside from 22: exactly one card (a
+  loose one, or a joker card) may be dropped at no cost;
+* :func:`replacements` — the fewest cards to replace for Option A: every card is worth one
+  point, a loose card is replaced and so supplies a joker, a card a pure run lacks may be
+  bought as itself (owing one replacement), and every joker must be placed.
+
+Mechanics that only make it faster: the cycle collector is paused during a solve (the memo
+tables are large and a sweep allocates in bursts), suit states are interned as small ints.
 """
 
 from __future__ import annotations
