@@ -66,6 +66,16 @@ def valid_after_one(hand: list[Card], cut: Card, rules: RuleSet = CLASSIC) -> bo
     return False
 
 
+def test_a_tunnela_may_need_a_bought_card_after_the_pure_groups() -> None:
+    """Jokers never complete a tunnela: 8C 8C needs a third 8C, pure groups or not."""
+    rules = RuleSet.preset("adda52").with_(hand_size=6, pure_groups_needed=1,
+                                          dublees_needed=4, jokers_needed=5, joker_groups=False)
+    found = distance_of_counts(counts_of(parse_cards("3H 3H 7D KD 8C 8C")), Jokers.from_cut("6H"),
+                               rules)
+    assert (found.cards, found.remove, found.add) == (2, tuple(parse_cards("7D KD")),
+                                                      tuple(parse_cards("3H 8C")))
+
+
 @pytest.mark.parametrize(("cards", "cut", "expected", "option"), [
     # already valid
     ("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C", "7D", 0, "A"),

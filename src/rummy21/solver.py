@@ -287,7 +287,7 @@ def _grow(out: list[SuitMove], state: tuple[int, ...], new: list[int], count: in
 def _options(state_id: int, count: int, role: int, phase: int, purity: bool,
              reach: int, padding: int, exact: bool, next1: int, next2: int,
              setless: int | None, buy: int = 0, replace: bool = False,
-             aside: bool = False) -> tuple[tuple[Any, ...], ...]:
+             aside: bool = False, bought_starts: bool = True) -> tuple[tuple[Any, ...], ...]:
     """The moves of :func:`_suit_moves` as the sweep uses them: (state, jokers, pure groups,
     pool, extends, jokers owed, loose points, move, copies bought), states by number.
 
@@ -310,9 +310,11 @@ def _options(state_id: int, count: int, role: int, phase: int, purity: bool,
             if move.extends and not exact:
                 continue
             if bought and move.pool + move.as_jokers + move.moves[I2][0] + move.moves[I3][0] + \
-                    move.moves[LI3][0] > count:
+                    move.moves[LI3][0] + (0 if bought_starts else move.new_runs) > count:
                 continue    # a bought copy plays as itself in a pure run or tunnela, or else
-                            # a joker could stand where it does
+                            # a joker could stand where it does (and see _bought_may_start)
+            if bought and not purity and not move.tunnela:
+                continue    # once purity no longer matters, only a tunnela needs one
             loose = 0
             if setless is not None and move.pool:
                 if setless < 0:
@@ -609,8 +611,8 @@ class _Table:
                             at[s][p + 1] if p + 1 != 14 else -1,
                             at[s][p + 2] if p + 2 not in (14, 17) else -1,
                             (points if not jok[s] else -1) if setless else None,
-                            3 - cnt[s] if buy and purity and near[s][p] else 0, replace,
-                            aside)
+                            3 - cnt[s] if buy and near[s][p] else 0, replace,
+                            aside, not buy or _bought_may_start(line[s], p, bound))
                     for st, jokers_, pure_, pool_, ext_, owed, loose_, move, bought in options:
                         new_pkey = (done + (st,), later_suits, pure_done + pure_,
                                     pool if setless else pool + (pool_,), ext or ext_, purity,
@@ -833,13 +835,32 @@ _RANK_POINTS = tuple(Card(r).points for r in range(13))
 
 
 @lru_cache(maxsize=1 << 14)
+def _bought_may_start(line: Sequence[int], start: int, budget: int) -> bool:
+    """Whether a pure run may begin with a card bought at place ``start`` (see replacements).
+
+    A pure run ``B x .. y`` beginning with a bought card can as well end with one instead,
+    ``x .. y B'`` (B' the card after y: the same cards bought and held, as pure), unless y
+    is the Ace high or the shoe has no copy of B' left — three in the new hand. So the run
+    must reach such a place within the cards still to buy (``budget``, one of them B).
+    """
+    missing = 0
+    for end in range(start + 1, 15):
+        missing += not line[end]
+        if missing > budget - 1:
+            return False
+        if end >= start + 2 and (end == 14 or line[end + 1] + budget - 1 - missing >= 3):
+            return True
+    return False
+
+
+@lru_cache(maxsize=1 << 14)
 def _suit_tables(ranks: tuple[int, ...]) -> tuple[Any, ...]:
     """What the sweep precomputes for one suit holding ``ranks`` (copies of A..K), by
     position 0..16: (copies, copies with the Aces again at 14, how far up the next card
     lies (4: not within three), whether a card could sit in a pure run of three, whether a
     card may be bought there, the most pure groups the cards after it could still form)."""
     at = [ranks[p - 1] if 1 <= p <= 13 else 0 for p in range(17)]
-    line = [at[p] if p <= 13 else at[1] if p == 14 else 0 for p in range(17)]
+    line = tuple(at[p] if p <= 13 else at[1] if p == 14 else 0 for p in range(17))
     reach = tuple(next((d for d in (1, 2, 3) if p + d <= 14 and line[p + d]), 4)
                   for p in range(16))
     # Whether a card at a position could sit in a pure run of three (naturals around it);
