@@ -130,8 +130,9 @@ _EMPTY_ID = _intern(_EMPTY)
 class SuitMove(NamedTuple):
     """What one suit does at one position (kept for rebuilding the groups).
 
-    A named tuple rather than a frozen dataclass: thousands are built while the move
-    tables fill, and a tuple is several times quicker to make."""
+    The move tables hold these as plain tuples, in this order (read them with
+    ``SuitMove._make``): tens of thousands are kept, and the cycle collector stops tracking
+    a plain tuple of numbers, not a named one — a full collection walks the rest each time."""
 
     state: tuple[int, ...]
     pool: int
@@ -165,7 +166,7 @@ NATURAL, EITHER, PURE_ONLY, TUNNELA_ONLY, JOKER_ONLY = range(5)
 
 @lru_cache(maxsize=None)
 def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
-                purity: bool, reach: int, padding: int) -> tuple[SuitMove, ...]:
+                purity: bool, reach: int, padding: int) -> tuple[tuple[Any, ...], ...]:
     """Every way one suit can play the ``count`` copies at a position, given its open runs.
 
     ``role`` says how the copies may play: ``NATURAL`` (not joker cards) or ``EITHER``
@@ -225,7 +226,7 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
                          extends, bool(n_end) and k in (P1, P2, I2)))
         choices.append(ways)
     available = state[HIGH] if phase == LAST else count
-    out: list[SuitMove] = []
+    out: list[tuple[Any, ...]] = []
     for combo in product(*choices):
         naturals = 0
         for way in combo:
@@ -252,14 +253,14 @@ def _suit_moves(state: tuple[int, ...], count: int, role: int, phase: int,
     return tuple(out)
 
 
-def _grow(out: list[SuitMove], state: tuple[int, ...], new: list[int], count: int, rest: int,
+def _grow(out: list[tuple[Any, ...]], state: tuple[int, ...], new: list[int], count: int, rest: int,
           role: int, phase: int, purity: bool, later: bool, joker: bool, fixed: int,
           demand: int, pure: int, extends: bool, moves: tuple[tuple[int, int, int], ...],
           extra: int) -> None:
     """The ways to play the copies left once the open runs have moved (see _suit_moves)."""
     if phase in (LAST, CLOSE):
         st = tuple(new) if purity else _canonical(tuple(new))
-        out.append(SuitMove(st, 0, demand, pure, extends, moves, 0, False, 0, 0, extra))
+        out.append((st, 0, demand, pure, extends, moves, 0, False, 0, 0, extra))
         return
     new[HIGH] = state[HIGH]
     for tunnela in (False, True):
@@ -278,9 +279,9 @@ def _grow(out: list[SuitMove], state: tuple[int, ...], new: list[int], count: in
                     grown[P1] += new_runs
                     grown[HIGH] += reserve
                     key = tuple(grown) if purity else _canonical(tuple(grown))
-                    out.append(SuitMove(key, free - as_jokers, demand - as_jokers - fixed,
-                                        pure + tunnela, extends, moves, new_runs,
-                                        tunnela, reserve, as_jokers + fixed, extra))
+                    out.append((key, free - as_jokers, demand - as_jokers - fixed,
+                                pure + tunnela, extends, moves, new_runs,
+                                tunnela, reserve, as_jokers + fixed, extra))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -306,7 +307,8 @@ def _options(state_id: int, count: int, role: int, phase: int, purity: bool,
     out = []
     state = _STATE_OF[state_id]
     for bought in range(buy + 1 if role != JOKER_ONLY else 1):
-        for move in _suit_moves(state, count + bought, role, phase, purity, reach, padding):
+        for raw in _suit_moves(state, count + bought, role, phase, purity, reach, padding):
+            move = SuitMove._make(raw)
             if move.extends and not exact:
                 continue
             if bought and move.pool + move.as_jokers + move.moves[I2][0] + move.moves[I3][0] + \
@@ -329,10 +331,10 @@ def _options(state_id: int, count: int, role: int, phase: int, purity: bool,
                     owed += max(0, st[P1] - (next2 if next2 >= 0 else st[HIGH]))
             jokers = move.jokers + bought - (loose if replace else 0)
             out.append((_intern(st), jokers, move.pure, move.pool, move.extends, owed, loose,
-                        move, bought))
+                        raw, bought))
             if aside and move.as_jokers:
                 out.append((_intern(st), jokers + 1, move.pure, move.pool, move.extends, owed,
-                            loose, move, 1))
+                            loose, raw, 1))
     return tuple(out)
 
 
@@ -712,7 +714,8 @@ class _Table:
             assert isinstance(choice, tuple)
             *suit_moves, split = choice
             rank = p if p <= 13 else 1
-            for s, move in enumerate(suit_moves):
+            for s, raw in enumerate(suit_moves):
+                move = SuitMove._make(raw)
                 card = ALL_CARDS[(s * 13 + rank - 1)]
                 new_runs: list[list[object]] = []
                 classes = runs[s]
@@ -749,7 +752,8 @@ class _Table:
                     groups.append(("tunnela", [card] * 3))
                 spare.extend([card] * move.as_jokers)
             if split is _NO_SETS[0]:
-                for s, move in enumerate(suit_moves):
+                for s, raw in enumerate(suit_moves):
+                    move = SuitMove._make(raw)
                     loose.extend([ALL_CARDS[s * 13 + rank - 1]] * move.pool)
             elif isinstance(split, PoolSplit):
                 for subset, n_jokers in split.sets:
