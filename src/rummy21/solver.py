@@ -494,7 +494,16 @@ def _insert(entries: list[_Entry], balance: int, cost: int, back: object, exact:
 
 
 class _Table:
-    """One solve: the sweep, its back-pointers and the rebuilding of groups."""
+    """One solve: the sweep, its back-pointers and the rebuilding of groups.
+
+    ``bound``: the most loose points looked for. ``option_a``: every balance counts (each
+    spare joker must be placed; moves that only place spare jokers are tried). ``need``,
+    ``rank_points``: the pure groups required and the points of a loose card by rank (the
+    rule set's and the cards' by default). ``replace`` / ``buy``: the fewest-replacements
+    variant, with or without buying cards (see :func:`replacements`); ``aside``: exactly one
+    card is put aside at no cost (see :func:`least_after_put_aside`; no rebuilding then).
+    Slot 5 of a state counts the cards bought or put aside.
+    """
 
     def __init__(self, counts: Sequence[int], mask: tuple[bool, ...], rules: RuleSet,
                  bound: int, option_a: bool, need: int | None = None,
