@@ -393,10 +393,10 @@ def _pool_splits(x: tuple[int, ...], jokerish: tuple[bool, ...], points: int,
     """
     if not any(x):
         return (PoolSplit(0, 0, False, (), (0, 0, 0, 0)),)
+    ranges = [range(x[s], x[s] + 1) if jokerish[s] else range(x[s] + 1) for s in range(4)]
     if every:
         found: dict[tuple[int, int], PoolSplit] = {}
-        for y in product(*[range(x[s], x[s] + 1) if jokerish[s] else range(x[s] + 1)
-                           for s in range(4)]):
+        for y in product(*ranges):
             loose = tuple(x[s] - y[s] for s in range(4))
             parts = _partitions(tuple(y), max_set)
             for jokers, sets in parts.items():
@@ -405,7 +405,6 @@ def _pool_splits(x: tuple[int, ...], jokerish: tuple[bool, ...], points: int,
         return tuple(found[k] for k in sorted(found))
     best: dict[int, PoolSplit] = {}
     extensions: list[PoolSplit] = []
-    ranges = [range(x[s], x[s] + 1) if jokerish[s] else range(x[s] + 1) for s in range(4)]
     for y in product(*ranges):
         loose = tuple(x[s] - y[s] for s in range(4))
         loose_points = sum(loose) * points
@@ -497,16 +496,15 @@ class _Table:
     """One solve: the sweep, its back-pointers and the rebuilding of groups.
 
     ``bound``: the most loose points looked for. ``option_a``: every balance counts (each
-    spare joker must be placed; moves that only place spare jokers are tried). ``need``,
-    ``rank_points``: the pure groups required and the points of a loose card by rank (the
-    rule set's and the cards' by default). ``replace`` / ``buy``: the fewest-replacements
+    spare joker must be placed; moves that only place spare jokers are tried).
+    ``rank_points``: the points of a loose card by rank (the cards' own by default). ``replace`` / ``buy``: the fewest-replacements
     variant, with or without buying cards (see :func:`replacements`); ``aside``: exactly one
     card is put aside at no cost (see :func:`least_after_put_aside`; no rebuilding then).
     Slot 5 of a state counts the cards bought or put aside.
     """
 
     def __init__(self, counts: Sequence[int], mask: tuple[bool, ...], rules: RuleSet,
-                 bound: int, option_a: bool, need: int | None = None,
+                 bound: int, option_a: bool,
                  rank_points: Sequence[int] = (), replace: bool = False,
                  buy: bool = False, aside: bool = False) -> None:
         self.counts = counts
@@ -517,7 +515,7 @@ class _Table:
         """After rebuilding with ``replace``: the cards that go out."""
         self.mask = mask
         self.rules = rules
-        self.need = rules.pure_groups_needed if need is None else need
+        self.need = rules.pure_groups_needed
         self.bound = bound
         self.option_a = option_a
         self.rank_points = rank_points or _RANK_POINTS
@@ -569,8 +567,8 @@ class _Table:
                                                       1 if aside else 0)
         pure_after = [sum(t[5][p] for t in suit_tables) for p in range(16)]
         if buy:     # ... buying cards (at most the bound): by what is left to buy
-            pure_bought = [_pure_within([tuple(at[s][q] for q in range(p + 1, 14)) + (at[s][1],)
-                                         for s in range(4)], bound, need) for p in range(16)]
+            pure_bought = [_pure_within([_line_after(at[s], p) for s in range(4)], bound, need)
+                           for p in range(16)]
         max_set = self.rules.max_set_size
         joker_groups = self.rules.joker_groups
         # Option A may need a short run to take spare jokers at its front: at most two when
@@ -776,14 +774,11 @@ class _Table:
                 absent = next(i for i in range(JOKER_INDEX)
                               if not counts[i] and not mask[i] and i not in used)
                 groups.append(("tunnela", [ALL_CARDS[absent]] * 3))
-            fresh = self.fresh_jokers(groups, loose, spare)
-            if fresh is None:
-                raise ValueError("the shoe holds too few jokers for these replacements")
+            held, bought = self._new_hand(groups, loose, spare)
             # More cards bought than loose: spare joker cards go out for them.
-            dropped = len(loose) - len(fresh) - self.bought(groups, loose, spare)
-            for _ in range(-dropped if dropped < 0 else 0):
+            for _ in range(bought - len(loose)):
                 loose.append(spare.pop())
-            spare.extend(fresh)
+            spare.extend(self._fresh_jokers(held, len(loose) - bought))
             self.removed = tuple(sorted(loose))
             loose = []
         # Fill joker slots with joker cards; what is left is spare.
@@ -822,18 +817,10 @@ class _Table:
                 held[i] = n
         return held, bought
 
-    def bought(self, groups: list[tuple[str, list[object]]], loose: list[Card],
-               spare: list[Card]) -> int:
-        """For :func:`replacements`: how many cards the groups hold that the hand did not."""
-        return self._new_hand(groups, loose, spare)[1]
-
-    def fresh_jokers(self, groups: list[tuple[str, list[object]]], loose: list[Card],
-                     spare: list[Card]) -> list[Card] | None:
-        """For :func:`replacements`: the joker cards to add, one for each loose card that no
-        bought natural card replaces, of kinds the shoe still holds beside the new hand
-        (``None`` if it holds too few)."""
-        held, bought = self._new_hand(groups, loose, spare)
-        wanted = len(loose) - bought
+    def _fresh_jokers(self, held: list[int], wanted: int) -> list[Card]:
+        """For :func:`replacements`: ``wanted`` joker cards to add (one for each loose card
+        that no bought card replaces), of kinds the shoe still holds beside the new hand
+        ``held``."""
         kinds = [i for i in range(JOKER_INDEX) if self.mask[i]] + [JOKER_INDEX]
         fresh: list[Card] = []
         for i in kinds:
@@ -841,7 +828,9 @@ class _Table:
             while room > 0 and len(fresh) < wanted:
                 fresh.append(ALL_CARDS[i])
                 room -= 1
-        return fresh if len(fresh) >= wanted else None
+        if len(fresh) < wanted:
+            raise ValueError("the shoe holds too few jokers for these replacements")
+        return fresh
 
 
 _RANK_POINTS = tuple(Card(r).points for r in range(13))
@@ -890,9 +879,13 @@ def _suit_tables(ranks: tuple[int, ...]) -> tuple[Any, ...]:
     # The most pure groups the cards after each position could still form (an Ace counts at
     # both ends; printed-joker tunnelas were settled at the start): a state that cannot
     # reach the groups needed with them and its open pure runs is dead.
-    groups_after = [_line_groups(tuple(at[q] for q in range(p + 1, 14)) + (at[1],))
-                    for p in range(16)]
+    groups_after = [_line_groups(_line_after(at, p)) for p in range(16)]
     return at, line, reach, pure_ok, near, groups_after
+
+
+def _line_after(at: Sequence[int], p: int) -> tuple[int, ...]:
+    """A suit's copies at the places after ``p`` up to the King, then its Aces (Ace high)."""
+    return tuple(at[q] for q in range(p + 1, 14)) + (at[1],)
 
 
 def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...],
@@ -986,15 +979,13 @@ def _solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         found = finals(zero)
         if found:
             return _nothing_loose(zero, found, counts, jokers, rules)
-        table = _Table(counts, mask, rules, limit, False)
-        complete = finals(table)
-    else:
-        # A bounded sweep also finds every arrangement with nothing loose (the zero sweep's).
-        table = _Table(counts, mask, rules, limit, False)
-        complete = finals(table)
-        found = [f for f in complete if f[0] == 0]
-        if found:
-            return _nothing_loose(table, found, counts, jokers, rules)
+    # The bounded sweep also finds every arrangement with nothing loose (the zero sweep's),
+    # when that sweep was skipped.
+    table = _Table(counts, mask, rules, limit, False)
+    complete = finals(table)
+    found = [f for f in complete if f[0] == 0]
+    if found:
+        return _nothing_loose(table, found, counts, jokers, rules)
     best = min(complete, default=None, key=lambda f: f[0])
     if best is None:
         return Solution(None, None, None)
@@ -1059,7 +1050,8 @@ def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     replaced, so it supplies a joker (any joker card the shoe still holds can come in); a
     card a run or tunnela lacks may be bought as itself, which owes one replacement like a
     joker does (so runs stay pure); and, as for Option A, every joker must be placed, so each
-    balance counts. An arrangement is kept if no more cards are bought than go loose.
+    balance counts. An arrangement needs as many replacements as it has loose cards or bought
+    cards, whichever is more (spare joker cards go out for bought ones).
 
     >>> from rummy21.cards import counts_of, parse_cards
     >>> hand = counts_of(parse_cards("2S 3S 4S 6H 7H 8H 9D 10D JD QC KC AC 5S 5D 5C 2H 3H 4D 9S 10C JH"))
@@ -1067,8 +1059,6 @@ def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     >>> len(found.remove), len(found.add)
     (3, 3)
     """
-    need = rules.pure_groups_needed
-    mask = jokers.joker_mask
     arrangement: Arrangement | None = None
     removed: tuple[Card, ...] = ()
     with _no_cycle_collection():
@@ -1079,7 +1069,7 @@ def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         # Each sweep keeps the most spare jokers; when some are left that no group takes, a
         # sweep that tells each balance apart settles it.
         # Every card bought is a replacement: so at least as many as the pure groups need.
-        lines = [tuple(counts[s * 13 + p - 1] for p in range(1, 14)) + (counts[s * 13],)
+        lines = [_line_after(_suit_tables(tuple(counts[s * 13:s * 13 + 13]))[0], 0)
                  for s in range(4)]
         pure = _pure_within(lines, bound, rules.pure_groups_needed)
         printed_tunnelas = counts[JOKER_INDEX] // 3
