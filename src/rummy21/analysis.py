@@ -167,30 +167,6 @@ def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASS
     return result
 
 
-def penalty_within(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
-                   limit: int) -> int | None:
-    """The penalty (RULES §7, capped) of a 21-card count vector if it is at most ``limit``.
-
-    ``None`` means above ``limit``: the search for a pure save stops there, which makes
-    "is this hand better than that one?" cheap.
-
-    >>> from rummy21.cards import parse_cards
-    >>> hand = counts_of(parse_cards("QS KS AS 2S 3S 4S 10D JD QD 5H 5D 5C 7H 7H 9C 9C 8S 6D KH JC 2C"))
-    >>> penalty_within(hand, Jokers.from_cut("QC"), CLASSIC, 60), penalty_within(hand, Jokers.from_cut("QC"), CLASSIC, 57)
-    (58, None)
-    """
-    _, _, enough = _saves(counts, jokers, rules)
-    cap = rules.full_count_cap
-    if limit < 0:
-        return None
-    # Below ``limit`` the penalty is certain; only a pure save under it can still matter.
-    bound = enough if min(enough, cap) <= limit else limit
-    solution = solve(counts, jokers, rules, bound=bound)
-    best = enough if solution.pure_save is None else min(enough, solution.pure_save)
-    points = min(best, cap)
-    return points if points <= limit else None
-
-
 def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC) -> dict[Card, int]:
     """For each card that could still be drawn, how much it would lower the hand's penalty.
 
@@ -229,7 +205,7 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
         for aside in range(TYPE_COUNT):
             if counts[aside]:
                 counts[aside] -= 1
-                full, dublee, enough = _saves(counts, jokers, rules)
+                _, _, enough = _saves(counts, jokers, rules)
                 counts[aside] += 1
                 best = min(best, enough, rules.full_count_cap)
         known = None

@@ -89,11 +89,15 @@ DISTANCE_LIMIT = 3
 """The most replacements ``--distance`` looks for: hands further away take seconds."""
 
 
+def _distance_of(result: Analysis, rules: RuleSet) -> Distance:
+    """The distance to a valid declaration of an analysis' 21 cards (up to the limit)."""
+    return distance(list(result.cards), result.jokers.cut, rules, DISTANCE_LIMIT)
+
+
 def _with_distance(result: Analysis, rules: RuleSet) -> dict[str, object]:
     """The JSON of an analysis, with the distance to a valid declaration of its 21 cards."""
     data: dict[str, object] = result.to_dict()
-    data["distance"] = distance(list(result.cards), result.jokers.cut, rules,
-                                DISTANCE_LIMIT).to_dict()
+    data["distance"] = _distance_of(result, rules).to_dict()
     return data
 
 
@@ -133,22 +137,21 @@ def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = Fa
     """Answer each line of ``source`` with a line of JSON, in order; with ``jobs`` > 1 the
     lines are read by that many worker processes (the output is the same)."""
     lines = (line for line in map(str.strip, source) if line and not line.startswith("#"))
-    status = 0
     if jobs <= 1:
-        answers: Iterator[tuple[bool, str]] = (_read_line(line, rules, with_distance)
-                                                for line in lines)
-        for ok, text in answers:
-            status = status if ok else 1
-            out.write(text + "\n")
-        return status
-    chunks = _chunks(lines, 64)
+        return _write((_read_line(line, rules, with_distance) for line in lines), out)
     with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(
             jobs) as pool:
         read = functools.partial(_read_chunk, rules=rules, with_distance=with_distance)
-        for answers_of_chunk in pool.imap(read, chunks):
-            for ok, text in answers_of_chunk:
-                status = status if ok else 1
-                out.write(text + "\n")
+        return _write((answer for chunk in pool.imap(read, _chunks(lines, 64))
+                       for answer in chunk), out)
+
+
+def _write(answers: Iterable[tuple[bool, str]], out: TextIO) -> int:
+    """Write each answer's JSON line; the exit status: 1 if any line was bad."""
+    status = 0
+    for ok, text in answers:
+        status = status if ok else 1
+        out.write(text + "\n")
     return status
 
 
@@ -211,5 +214,4 @@ def analyze_command(
         console = Console(highlight=False)
         report(result, console)
         if with_distance:
-            _report_distance(distance(list(result.cards), result.jokers.cut, rule_set,
-                                      DISTANCE_LIMIT), result, console)
+            _report_distance(_distance_of(result, rule_set), result, console)
