@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -108,3 +110,33 @@ def test_console_script_has_no_traceback() -> None:
     done = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--cut", "7D", "AS"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "not 1" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_batch_from_a_pipe_answers_each_line_as_it_comes() -> None:
+    """A program may wait for each answer before sending the next hand."""
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    process = subprocess.Popen([sys.executable, "-m", "rummy21.cli", "analyze", "--json",
+                                "--batch", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               text=True, env=buffered)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        for _ in range(2):
+            process.stdin.write(f"7D: {HAND}\n")
+            process.stdin.flush()
+            ready, _, _ = select.select([process.stdout], [], [], 60)
+            assert ready, "no answer while the pipe stays open"
+            assert json.loads(process.stdout.readline())["value"]["points"] == 20
+    finally:
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
+
+
+def test_a_batch_file_uses_workers_by_default_with_the_same_lines(tmp_path: Path) -> None:
+    batch = tmp_path / "hands.txt"
+    batch.write_text("".join(f"7D: {HAND}\nXX: AS\n" for _ in range(40)))
+    default = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json",
+                              "--batch", str(batch)], capture_output=True, text=True)
+    one = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch",
+                          str(batch), "--jobs", "1"], capture_output=True, text=True)
+    assert default.returncode == one.returncode == 1
+    assert default.stdout == one.stdout and len(one.stdout.splitlines()) == 80

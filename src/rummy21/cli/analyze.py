@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import multiprocessing
 import os
@@ -132,26 +133,42 @@ def _read_chunk(lines: list[str], rules: RuleSet, with_distance: bool) -> list[t
     return [_read_line(line, rules, with_distance) for line in lines]
 
 
+_CHUNK = 64
+"""Lines a worker reads at a time; a batch no longer than this is read in this process."""
+
+
 def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = False,
            jobs: int = 1) -> int:
     """Answer each line of ``source`` with a line of JSON, in order; with ``jobs`` > 1 the
-    lines are read by that many worker processes (the output is the same)."""
+    lines are read by that many worker processes (the output is the same), unless they
+    fit in one chunk (starting workers would cost more than it saves)."""
     lines = (line for line in map(str.strip, source) if line and not line.startswith("#"))
     if jobs <= 1:
-        return _write((_read_line(line, rules, with_distance) for line in lines), out)
+        # From a pipe, each answer goes out as soon as it is ready (a program may be
+        # waiting for it before it sends the next line).
+        return _write((_read_line(line, rules, with_distance) for line in lines), out,
+                      flush=not source.seekable())
+    chunks = _chunks(lines, _CHUNK)
+    first = next(chunks, [])
+    read = functools.partial(_read_chunk, rules=rules, with_distance=with_distance)
+    second = next(chunks, None)
+    if second is None:
+        return _write(read(first), out)
     with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(
             jobs) as pool:
-        read = functools.partial(_read_chunk, rules=rules, with_distance=with_distance)
-        return _write((answer for chunk in pool.imap(read, _chunks(lines, 64))
+        return _write((answer for chunk in pool.imap(read, itertools.chain((first, second),
+                                                                           chunks))
                        for answer in chunk), out)
 
 
-def _write(answers: Iterable[tuple[bool, str]], out: TextIO) -> int:
+def _write(answers: Iterable[tuple[bool, str]], out: TextIO, flush: bool = False) -> int:
     """Write each answer's JSON line; the exit status: 1 if any line was bad."""
     status = 0
     for ok, text in answers:
         status = status if ok else 1
         out.write(text + "\n")
+        if flush:
+            out.flush()
     return status
 
 
@@ -174,8 +191,10 @@ def analyze_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per hand."),
     batch: Optional[str] = typer.Option(None, "--batch",
                                         help="Read 'CUT: CARDS' lines from FILE (- for stdin)."),
-    jobs: int = typer.Option(1, "--jobs", min=0,
-                             help="With --batch: worker processes (0: one per core)."),
+    jobs: Optional[int] = typer.Option(
+        None, "--jobs", min=0, show_default=False,
+        help="With --batch: worker processes (0: one per core; 1: this process only). "
+             "Default: one per core for a file; 1 for stdin, answering each line as it comes."),
     with_distance: bool = typer.Option(False, "--distance",
                                        help="Also the fewest cards to replace for a valid "
                                             f"declaration (up to {DISTANCE_LIMIT})."),
@@ -197,6 +216,8 @@ def analyze_command(
             err.print(f"error: cannot read {batch}: {error.strerror}")
             raise typer.Exit(2)
         with source:
+            if jobs is None:
+                jobs = 1 if batch == "-" else 0
             status = _batch(source, rule_set, sys.stdout, with_distance,
                             jobs or os.cpu_count() or 1)
         raise typer.Exit(status)
