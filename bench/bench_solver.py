@@ -4,8 +4,8 @@
 
 Prints, per corpus, median / p90 / p99 / max time of the full 21-card analysis and of the
 22-card analysis (each hand plus one seeded extra card), the throughput of
-``rummy21 analyze --json --batch`` end to end (start-up included; one process, then one
-worker per core), the speed-up over the exhaustive reference of the tests, timed on a sample
+``rummy21 analyze --json --batch`` end to end (start-up included; one process, then the
+default, one worker per core; on each half of the corpus and on the whole), the speed-up over the exhaustive reference of the tests, timed on a sample
 of the same hands in the same run, and the bot helpers on the first ``--helpers`` hands:
 the distance to a valid declaration and the outs.
 """
@@ -100,19 +100,43 @@ def main() -> None:
                 print(f"distance           {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules)))}")
             print(f"distance, limit 3  {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules, 3)))}")
             print(f"outs               {quantiles(timed(sample, lambda cut, hand: outs(hand, cut, rules)))}")
-        if not args.skip_cli:
-            path = HERE / f"corpus_{name}.txt"
-            for jobs in ("1", "0"):
-                start = time.perf_counter()
-                done = subprocess.run(["rummy21", "analyze", "--json", "--batch", str(path),
-                                       "--jobs", jobs], capture_output=True, text=True, check=False)
-                elapsed = time.perf_counter() - start
-                lines = done.stdout.count("\n")
-                workers = "one process" if jobs == "1" else f"--jobs 0 ({os.cpu_count()} cores)"
-                print(f"rummy21 analyze --json --batch, {workers}: {lines} hands in "
-                      f"{elapsed:.2f} s = {lines / elapsed:.0f} hands/s "
-                      f"(start-up included, exit {done.returncode})")
+    if not args.skip_cli:
+        batch_throughput()
 
+
+def rummy21_command() -> list[str]:
+    """The console script installed beside this Python (a shim on PATH, as pyenv's, adds
+    its own start-up); else whatever ``rummy21`` is on PATH."""
+    beside = Path(sys.executable).parent / "rummy21"
+    return [str(beside)] if beside.exists() else ["rummy21"]
+
+
+def batch_throughput(runs: int = 3) -> None:
+    """``rummy21 analyze --json --batch`` end to end, start-up included, on each half of
+    the corpus and on the whole of it (2,000 hands): one process, then the default (one
+    worker per core). The fastest and the median of ``runs`` runs (the machine drifts)."""
+    import tempfile
+    command = rummy21_command()
+    print(f"\n== {' '.join(command)} analyze --json --batch FILE (start-up included; "
+          f"fastest / median of {runs} runs)")
+    with tempfile.TemporaryDirectory() as tmp:
+        whole = Path(tmp) / "corpus_whole.txt"
+        whole.write_text("".join((HERE / f"corpus_{n}.txt").read_text() for n in ("random", "near")))
+        for label, path in (("random", HERE / "corpus_random.txt"),
+                            ("near", HERE / "corpus_near.txt"), ("whole corpus", whole)):
+            for jobs, workers in ((["--jobs", "1"], "one process"),
+                                  ([], f"default: one worker per core ({os.cpu_count()})")):
+                rates = []
+                for _ in range(runs):
+                    start = time.perf_counter()
+                    done = subprocess.run(command + ["analyze", "--json", "--batch", str(path)]
+                                          + jobs, capture_output=True, text=True, check=False)
+                    elapsed = time.perf_counter() - start
+                    lines = done.stdout.count("\n")
+                    rates.append(lines / elapsed)
+                rates.sort(reverse=True)
+                print(f"{label:13} {workers:34} {lines} hands: {rates[0]:6.0f} / "
+                      f"{rates[len(rates) // 2]:6.0f} hands/s (exit {done.returncode})")
 
 if __name__ == "__main__":
     main()
