@@ -149,6 +149,10 @@ class SuitMove(NamedTuple):
     extra_padding: int = 0
 
 
+_IDLE = tuple(SuitMove(_EMPTY, 0, 0, 0, False, ((0, 0, 0),) * 7, 0, False, 0, 0))
+"""The move of a suit with no open runs and no card at a position (the sweep skips it)."""
+
+
 def _compositions(n: int, allowed: tuple[bool, bool, bool]) -> list[tuple[int, int, int]]:
     out = []
     for a in range(n + 1):
@@ -459,7 +463,9 @@ class Solution:
 _Struct = tuple[Any, ...]
 """A state of the sweep: the four suit states and the pure groups done."""
 _Partial = tuple[Any, ...]
-"""A state part-way through a position: suits done, suits to do, pure, pool, flags, owed."""
+"""A state part-way through a position: the four suit states (those of the suits done
+updated), pure, pool by suit, extends, purity matters, owed, bought."""
+_NO_POOL = (0, 0, 0, 0)
 # One reachable state: (joker balance, loose points, back-pointer to the state before it).
 _Entry = tuple[int, int, Any]
 
@@ -520,7 +526,7 @@ class _Table:
         self.option_a = option_a
         self.rank_points = rank_points or _RANK_POINTS
         self.layers: list[dict[_Struct, list[_Entry]]] = []
-        self.stages: list[list[dict[_Partial, list[_Entry]]]] = []
+        self.stages: list[list[dict[_Partial, list[_Entry]] | None]] = []
 
     def run(self) -> dict[_Struct, list[_Entry]]:
         counts, mask, need = self.counts, self.mask, self.need
@@ -586,16 +592,19 @@ class _Table:
             limit = supply_after[p] if p <= 13 else 0
             # Suit by suit, merging equal partial states as we go (a product of the four
             # suits' moves per state would repeat the same work many times over).
-            stage: dict[_Partial, list[_Entry]] = {}
-            for key, entries in layer.items():
-                pkey = ((), key[:4], key[4], (), False, key[4] < need, 0, key[5])
-                stage.setdefault(pkey, []).extend(
-                    (b_, c_, (key, b_, None)) for b_, c_, _ in entries)
-            stages = [stage]
+            stage: dict[_Partial, list[_Entry]] = {
+                (key[:4], key[4], _NO_POOL, False, key[4] < need, 0, key[5]):
+                    [(b_, c_, (key, b_, None)) for b_, c_, _ in entries]
+                for key, entries in layer.items()}
+            stages: list[dict[_Partial, list[_Entry]] | None] = [stage]
             # With cards of fewer than two suits here no set can form: the pool is loose at
             # once (and a joker card, which may go to the pool only to sit in a set, may not).
             setless = sum(1 for n in cnt if n) < 2 and not aside
             for s in range(4):
+                if not cnt[s] and not (buy and near[s][p]) and \
+                        all(pkey[0][s] == _EMPTY_ID for pkey in stage):
+                    stages.append(None)     # this suit has nothing to do here
+                    continue
                 # Joker cards the suits after this one could still supply at this position.
                 slack = limit + sum(cnt[t] for t in range(s + 1, 4) if jok[t])
                 nxt_stage: dict[_Partial, list[_Entry]] = {}
@@ -603,9 +612,9 @@ class _Table:
                 # jokers its short runs are sure to owe at the next two places.
                 known: dict[tuple[int, bool], tuple[tuple[Any, ...], ...]] = {}
                 for pkey, entries in stage.items():
-                    done, rest, pure_done, pool, ext, purity, owed_done, bought_done = pkey
-                    later_suits = rest[1:]
-                    options = known.get((rest[0], purity))
+                    states, pure_done, pool, ext, purity, owed_done, bought_done = pkey
+                    here = states[s]
+                    options = known.get((here, purity))
                     if options is None:
                         if not jok[s]:
                             role = NATURAL
@@ -615,16 +624,19 @@ class _Table:
                             role = JOKER_ONLY
                         else:
                             role = PURE_ONLY if pure_ok[s][p] else TUNNELA_ONLY
-                        options = known[rest[0], purity] = _options(
-                            rest[0], cnt[s], role, phase, purity, reach[s][p], padding, exact,
+                        options = known[here, purity] = _options(
+                            here, cnt[s], role, phase, purity, reach[s][p], padding, exact,
                             at[s][p + 1] if p + 1 != 14 else -1,
                             at[s][p + 2] if p + 2 not in (14, 17) else -1,
                             (points if not jok[s] else -1) if setless else None,
                             3 - cnt[s] if buy and near[s][p] else 0, replace,
                             aside, not buy or _bought_may_start(line[s], p, bound))
                     for st, jokers_, pure_, pool_, ext_, owed, loose_, move, bought in options:
-                        new_pkey = (done + (st,), later_suits, pure_done + pure_,
-                                    pool if setless else pool + (pool_,), ext or ext_, purity,
+                        # (Parts a move leaves alone are not rebuilt.)
+                        new_pkey = (states if st == here else states[:s] + (st,) + states[s + 1:],
+                                    pure_done + pure_,
+                                    pool if setless or not pool_ else
+                                    pool[:s] + (pool_,) + pool[s + 1:], ext or ext_, purity,
                                     owed_done + owed, bought_done + bought)
                         target = nxt_stage.get(new_pkey)
                         for balance, cost, _ in entries:
@@ -645,7 +657,7 @@ class _Table:
             nxt: dict[_Struct, list[_Entry]] = {}
             for pkey, entries in stage.items():
                 states: tuple[int, ...]
-                states, _, pure, x, ext, purity, owed, bought = pkey
+                states, pure, x, ext, purity, owed, bought = pkey
                 if bought > spend:
                     continue
                 if pure > need:
@@ -701,6 +713,9 @@ class _Table:
             pkey, balance, split = back
             moves: list[object] = []
             for stage in reversed(self.stages[p - 1][1:]):
+                if stage is None:           # the suit had nothing to do
+                    moves.append(_IDLE)
+                    continue
                 pkey, balance, move = next(e[2] for e in stage[pkey] if e[0] == balance)
                 moves.append(move)
             key, balance, _ = next(e[2] for e in self.stages[p - 1][0][pkey] if e[0] == balance)
