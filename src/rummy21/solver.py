@@ -649,6 +649,15 @@ class _Table:
                                 continue
                             if target is None:
                                 target = nxt_stage[new_pkey] = [(total, cost, (pkey, balance, move))]
+                            elif len(target) == 1 and not exact:
+                                # _insert's usual case, inlined (the hottest line of a solve)
+                                b_, c_, _ = target[0]
+                                if b_ <= total and c_ <= cost:
+                                    continue
+                                if total <= b_ and cost <= c_:
+                                    target[0] = (total, cost, (pkey, balance, move))
+                                else:
+                                    target.append((total, cost, (pkey, balance, move)))
                             else:
                                 _insert(target, total, cost, (pkey, balance, move), exact)
                 stage = nxt_stage
@@ -984,6 +993,10 @@ def _solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     quick = _greedy(counts, jokers, rules)
     if quick is not None and not quick[1].loose:
         return Solution(0, quick[1], quick[1])
+    if quick is not None and len(quick[1].loose) <= _FEW_LOOSE + 1:
+        placed = _place_spare(quick[1], jokers, rules)
+        if placed is not None:
+            return Solution(0, placed, placed)
     mask = jokers.joker_mask
     limit = (1 << 30) if bound is None else bound
     if quick is not None and quick[0] < limit:
@@ -1353,16 +1366,17 @@ def _line_cores(line: tuple[int, ...], weights: tuple[int, ...],
 
 
 def _place_spare(arrangement: Arrangement, jokers: Jokers, rules: RuleSet) -> Arrangement | None:
-    """Fit the loose joker cards of an arrangement into its groups, keeping enough pure ones.
+    """Fit the loose cards of an arrangement into its groups, keeping enough pure ones.
 
-    A quick way to prove Option A when the sweep kept one or two spare jokers: add them one
-    by one to a group that stays valid (an impure run, a set below its size, a joker group)
-    or that may turn impure (a pure group beyond the ones needed). ``None`` if that fails.
+    A quick way to prove Option A when the sweep kept one or two spare jokers, or the quick
+    arrangement left a card or two out: add them one by one (natural cards first) to a group
+    that stays valid (a longer run, a set below its size, a joker group) or that may turn
+    impure (a pure group beyond the ones needed). ``None`` if that fails.
     """
     groups = [list(cards) for _, cards in arrangement.groups]
-    spare = list(arrangement.loose)
     mask = jokers.joker_mask
-    if not spare or not all(mask[c.index] for c in spare):
+    spare = sorted(arrangement.loose, key=lambda c: mask[c.index])
+    if not spare:
         return None
 
     def pure_count() -> int:
