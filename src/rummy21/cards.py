@@ -94,31 +94,28 @@ class Card:
     def is_printed_joker(self) -> bool:
         return self.index == JOKER_INDEX
 
+    # Rank, suit, points and text are read from tables built once (below): the solver and
+    # the group checks read them in their inner loops.
     @property
     def rank(self) -> int:
         """1 (Ace) .. 13 (King); 0 for the printed joker."""
-        return 0 if self.index == JOKER_INDEX else self.index % 13 + 1
+        return _RANK_OF[self.index]
 
     @property
     def suit(self) -> Suit | None:
-        return None if self.index == JOKER_INDEX else Suit(self.index // 13)
+        return _SUIT_OF[self.index]
 
     @property
     def points(self) -> int:
         """Face points before jokers are considered: A, K, Q, J = 10; 2..10 face value."""
-        rank = self.rank
-        if rank == 0:
-            return 0
-        return 10 if rank == 1 or rank >= 11 else rank
+        return _POINTS_OF[self.index]
 
     @property
     def rank_name(self) -> str:
         return JOKER_NAME if self.index == JOKER_INDEX else RANK_NAMES[self.rank - 1]
 
     def __str__(self) -> str:
-        if self.index == JOKER_INDEX:
-            return JOKER_NAME
-        return RANK_NAMES[self.rank - 1] + SUIT_LETTERS[self.index // 13]
+        return _TEXT_OF[self.index]
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -130,6 +127,11 @@ class Card:
         return RANK_NAMES[self.rank - 1] + SUIT_SYMBOLS[self.index // 13]
 
 
+_RANK_OF = tuple(i % 13 + 1 for i in range(JOKER_INDEX)) + (0,)
+_SUIT_OF: tuple[Suit | None, ...] = tuple(Suit(i // 13) for i in range(JOKER_INDEX)) + (None,)
+_POINTS_OF = tuple(10 if r == 1 or r >= 11 else r for r in _RANK_OF[:JOKER_INDEX]) + (0,)
+_TEXT_OF = tuple(RANK_NAMES[r - 1] + SUIT_LETTERS[i // 13]
+                 for i, r in enumerate(_RANK_OF[:JOKER_INDEX])) + (JOKER_NAME,)
 _CARDS: tuple[Card, ...] = tuple(object.__new__(Card) for _ in range(TYPE_COUNT))
 for _i, _c in enumerate(_CARDS):
     object.__setattr__(_c, "index", _i)

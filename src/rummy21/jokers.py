@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rummy21.cards import JOKER_INDEX, RANK_NAMES, TYPE_COUNT, Card, CardError, Suit
 
@@ -31,6 +31,12 @@ class Jokers:
     """The card that plays the part of the cut card: the cut itself, or A♠ for a printed-joker cut."""
     upper: Card
     lower: Card
+    joker_mask: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    """For each card index, whether that card is a joker (worked out once: read per card)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "joker_mask", _joker_mask(self.cut_role.index, self.upper.index,
+                                                           self.lower.index))
 
     @classmethod
     def from_cut(cls, cut: Card | str) -> Jokers:
@@ -55,11 +61,6 @@ class Jokers:
     def is_joker(self, card: Card) -> bool:
         """Printed jokers, every card of the wild rank, the upper and the lower joker."""
         return self.joker_mask[card.index]
-
-    @property
-    def joker_mask(self) -> tuple[bool, ...]:
-        """For each card index, whether that card is a joker."""
-        return _joker_mask(self.cut_role.index, self.upper.index, self.lower.index)
 
     @property
     def value_cards(self) -> tuple[Card, Card, Card]:
