@@ -1335,9 +1335,9 @@ def _suit_cores(ranks: tuple[int, ...], weights: tuple[int, ...],
 @lru_cache(maxsize=1 << 16)
 def _line_cores(line: tuple[int, ...], weights: tuple[int, ...],
                 need: int, longest: int = MAX_RUN) -> dict[int, tuple[int, tuple[tuple[int, ...], ...]]]:
-    i = next((q for q, n in enumerate(line) if n), None)
-    if i is None:
-        return {0: (0, ())}
+    if not _may_group(line):
+        return _NO_CORES
+    i = next(q for q, n in enumerate(line) if n)
     out: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
 
     def offer(rest: list[int], group: tuple[int, ...] | None) -> None:
@@ -1463,13 +1463,29 @@ def _line_groups_buying(line: tuple[int, ...], budget: int, need: int) -> int:
     return min(best, need)
 
 
+_NO_CORES: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {0: (0, ())}
+
+
+def _may_group(line: tuple[int, ...]) -> bool:
+    """Whether a suit's line of copies holds any pure group (a run of three, a tunnela):
+    the searches below stop at once where none is left."""
+    run = 0
+    for n in line:
+        if n == 3:
+            return True
+        run = run + 1 if n else 0
+        if run == 3:
+            return True
+    return False
+
+
 @lru_cache(maxsize=1 << 16)
 def _line_groups(line: tuple[int, ...]) -> int:
-    i = 0
-    while i < len(line) and not line[i]:
-        i += 1
-    if i == len(line):
+    if not _may_group(line):
         return 0
+    i = 0
+    while not line[i]:
+        i += 1
     rest = list(line)
     rest[i] -= 1
     best = _line_groups(tuple(rest))                      # this copy joins no pure group
