@@ -247,11 +247,14 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         solution = solve(counts, jokers, rules, bound=enough)
     groups: tuple[Group, ...] = ()
     loose: tuple[Card, ...] = ()
+    shown = None            # the option A groups, when they are also the pure save's
     if options:
         first = options[0]
         if first == "A":
             assert solution.option_a is not None
             groups, loose = _groups(solution.option_a, jokers, rules)
+            if solution.option_a is solution.pure_arrangement:
+                shown = groups, loose
         elif first == "B":
             groups = tuple(classify([ALL_CARDS[i]] * 3, jokers, rules)
                            for i in tunnela_types for _ in range(counts[i] // 3))
@@ -263,7 +266,7 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
             groups = (Group(GroupKind.JOKER_GROUP, tuple(joker_cards), tuple(joker_cards)),)
             loose = _rest(cards, groups)
     penalty = _penalty(cards, counts, full, dublee, solution.pure_save,
-                       solution.pure_arrangement, jokers, rules)
+                       solution.pure_arrangement, jokers, rules, shown)
     cut, upper, lower = jokers.value_counts(cards)
     points, marriages = rules.value_points(cut, upper, lower)
     return Analysis(jokers, tuple(cards), options, groups, loose, penalty,
@@ -305,7 +308,8 @@ def _dublee_save(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> int |
 
 def _penalty(cards: list[Card], counts: Sequence[int], full: int, dublee: int | None,
              pure_save: int | None, arrangement: Arrangement | None, jokers: Jokers,
-             rules: RuleSet) -> Penalty:
+             rules: RuleSet,
+             shown: tuple[tuple[Group, ...], tuple[Card, ...]] | None = None) -> Penalty:
     candidates: list[tuple[int, int, str]] = [(full, 2, "full_count")]
     if pure_save is not None:
         candidates.append((pure_save, 0, "pure_save"))
@@ -316,19 +320,23 @@ def _penalty(cards: list[Card], counts: Sequence[int], full: int, dublee: int | 
     loose: tuple[Card, ...] = tuple(cards)
     if rule == "pure_save":
         assert arrangement is not None
-        groups, loose = _groups(arrangement, jokers, rules)
+        groups, loose = shown or _groups(arrangement, jokers, rules)
     elif rule == "dublee_save":
         groups = _dublees(counts)
         loose = _rest(cards, groups)
     return Penalty(min(uncapped, rules.full_count_cap), rule, groups, loose, uncapped)
 
 
+_SHOWN_ORDER = {GroupKind.PURE_SEQUENCE: 0, GroupKind.TUNNELA: 1, GroupKind.IMPURE_SEQUENCE: 2,
+                GroupKind.SET: 3, GroupKind.JOKER_GROUP: 4, GroupKind.DUBLEE: 5}
+
+
 def _groups(arrangement: Arrangement, jokers: Jokers,
             rules: RuleSet) -> tuple[tuple[Group, ...], tuple[Card, ...]]:
+    """The solver's groups, each checked and named by the rules (:func:`classify`), in the
+    order they are shown."""
     built = tuple(classify(cards, jokers, rules) for _, cards in arrangement.groups)
-    order = {GroupKind.PURE_SEQUENCE: 0, GroupKind.TUNNELA: 1, GroupKind.IMPURE_SEQUENCE: 2,
-             GroupKind.SET: 3, GroupKind.JOKER_GROUP: 4, GroupKind.DUBLEE: 5}
-    ordered = tuple(sorted(built, key=lambda g: (order[g.kind], g.cards)))
+    ordered = tuple(sorted(built, key=lambda g: (_SHOWN_ORDER[g.kind], g.cards)))
     return ordered, tuple(sorted(arrangement.loose))
 
 

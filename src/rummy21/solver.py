@@ -746,6 +746,8 @@ class _Table:
             *suit_moves, split = choice
             rank = p if p <= 13 else 1
             for s, raw in enumerate(suit_moves):
+                if raw == _IDLE:
+                    continue
                 move = SuitMove._make(raw)
                 card = ALL_CARDS[(s * 13 + rank - 1)]
                 new_runs: list[list[object]] = []
