@@ -271,7 +271,8 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     points, marriages = rules.value_points(cut, upper, lower)
     return Analysis(jokers, tuple(cards), options, groups, loose, penalty,
                     Value(points, marriages, cut, upper, lower),
-                    max_pure_groups(counts) >= rules.pure_groups_needed, None, tuple(cards))
+                    solution.pure_save is not None     # (then they are there)
+                    or max_pure_groups(counts) >= rules.pure_groups_needed, None, tuple(cards))
 
 
 def _by_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> dict[str, bool]:

@@ -15,7 +15,6 @@ Card('10H')
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -184,10 +183,10 @@ def check_copies(cards: Sequence[Card], printed_jokers: int) -> None:
     ...
     rummy21.cards.CardError: impossible hand: 4 copies of AS, but the shoe holds only 3
     """
-    for card, count in sorted(Counter(cards).items()):
-        limit = printed_jokers if card.is_printed_joker else DECKS
+    for index, count in enumerate(counts_of(cards)):
+        limit = printed_jokers if index == JOKER_INDEX else DECKS
         if count > limit:
-            raise CardError(f"impossible hand: {count} copies of {card}, "
+            raise CardError(f"impossible hand: {count} copies of {_CARDS[index]}, "
                             f"but the shoe holds only {limit}")
 
 
