@@ -887,26 +887,56 @@ def _suit_tables(ranks: tuple[int, ...]) -> tuple[Any, ...]:
     position 0..16: (copies, copies with the Aces again at 14, how far up the next card
     lies (4: not within three), whether a card could sit in a pure run of three, whether a
     card may be bought there, the most pure groups the cards after it could still form)."""
-    at = [ranks[p - 1] if 1 <= p <= 13 else 0 for p in range(17)]
-    line = tuple(at[p] if p <= 13 else at[1] if p == 14 else 0 for p in range(17))
-    reach = tuple(next((d for d in (1, 2, 3) if p + d <= 14 and line[p + d]), 4)
+    at = [0, *ranks, 0, 0, 0]
+    line = (*at[:14], at[1], 0, 0)
+    padded = line + (0, 0)      # (places past 14 hold nothing)
+    reach = tuple(1 if padded[p + 1] else 2 if padded[p + 2] else 3 if padded[p + 3] else 4
                   for p in range(16))
     # Whether a card at a position could sit in a pure run of three (naturals around it);
     # Aces, all decided at position 1, may also end Q-K-A.
-    pure_ok = [any(1 <= w and w + 2 <= 14 and all(line[q] for q in (w, w + 1, w + 2) if q != p)
-                   for w in (p - 2, p - 1, p)) or (p == 1 and bool(line[12] and line[13]))
-               for p in range(16)]
+    held = [bool(n) for n in line]
+    pure_ok = [(3 <= p <= 14 and held[p - 2] and held[p - 1])
+               or (2 <= p <= 13 and held[p - 1] and held[p + 1])
+               or (1 <= p <= 12 and held[p + 1] and held[p + 2])
+               or (p == 1 and held[12] and held[13]) for p in range(16)]
     # Where a card may be bought (``replace``): within two places of a card of the suit held.
     # A pure group of bought cards only costs three wherever it is (it is looked for as a
     # tunnela of a kind nobody holds, at the start); a bought card further from the held
     # ones splits off with its neighbours into such a group at no cost.
-    near = [1 <= p <= 13 and any(line[q] for q in range(max(1, p - 2), min(14, p + 2) + 1))
-            or (p in (12, 13) and bool(line[1])) for p in range(16)]
+    near = [1 <= p <= 13 and any(held[max(1, p - 2):min(14, p + 2) + 1])
+            or (p in (12, 13) and held[1]) for p in range(16)]
     # The most pure groups the cards after each position could still form (an Ace counts at
     # both ends; printed-joker tunnelas were settled at the start): a state that cannot
     # reach the groups needed with them and its open pure runs is dead.
-    groups_after = [_line_groups(_line_after(at, p)) for p in range(16)]
-    return at, line, reach, pure_ok, near, groups_after
+    return at, line, reach, pure_ok, near, _groups_after(line)
+
+
+def _groups_after(line: Sequence[int]) -> list[int]:
+    """For each position p (0..15), the most disjoint pure groups (runs of three, tunnelas)
+    the copies ``line`` holds at the places after p, the Aces again at 14 (for p >= 13: the
+    Aces at 14 alone) — :func:`_line_groups` of each such suffix, all in one sweep down.
+
+    ``best[a, b]`` is the most groups of the places from q on when ``a`` copies at q and
+    ``b`` at q + 1 already sit in runs begun lower; at q, ``z`` more runs begin (taking a
+    copy at q + 1 and q + 2 each), or its three copies make a tunnela.
+    """
+    out = [0] * 16
+    after: dict[tuple[int, int], int] = {(0, 0): 0}
+    padded = list(line[:15]) + [0, 0]
+    for q in range(14, 0, -1):
+        here, next1, next2 = padded[q], padded[q + 1], padded[q + 2]
+        best: dict[tuple[int, int], int] = {}
+        for a in range(here + 1):
+            for b in range(next1 + 1):
+                free = here - a
+                most = max(after[b + z, z] + z for z in range(min(free, next1 - b, next2) + 1))
+                if free == 3:
+                    most = max(most, after[b, 0] + 1)
+                best[a, b] = most
+        after = best
+        out[q - 1] = best[0, 0]
+    out[14] = out[15] = out[13]
+    return out
 
 
 def _line_after(at: Sequence[int], p: int) -> tuple[int, ...]:
