@@ -1367,34 +1367,41 @@ def _suit_cores(ranks: tuple[int, ...], weights: tuple[int, ...],
 @lru_cache(maxsize=1 << 16)
 def _line_cores(line: tuple[int, ...], weights: tuple[int, ...],
                 need: int, longest: int = MAX_RUN) -> dict[int, tuple[int, tuple[tuple[int, ...], ...]]]:
+    """:func:`_suit_cores` for one way of placing the Aces: the lowest copy left stays out
+    of the groups, or makes a tunnela with its two twins, or begins a pure run."""
     if not _may_group(line):
         return _NO_CORES
     i = next(q for q, n in enumerate(line) if n)
     out: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
-
-    def offer(rest: list[int], group: tuple[int, ...] | None) -> None:
-        gain = sum(weights[q - 1] for q in group) if group else 0
-        for k, (w, groups) in _line_cores(tuple(rest), weights, need, longest).items():
-            k2 = min(need, k + (group is not None))
-            if k2 not in out or w + gain > out[k2][0]:
-                out[k2] = (w + gain, groups + ((group,) if group else ()))
-
     rest = list(line)
     rest[i] -= 1
-    offer(rest, None)                                     # this copy stays out of G
+    _offer(out, _line_cores(tuple(rest), weights, need, longest), None, 0, need)
     if line[i] == 3:
-        rest = list(line)
         rest[i] = 0
-        offer(rest, (i + 1,) * 3)                         # a tunnela
+        _offer(out, _line_cores(tuple(rest), weights, need, longest), (i + 1,) * 3,
+               3 * weights[i], need)
+    rest = list(line)
     end = i
+    gain = 0
     while end < len(line) and line[end] and end - i < longest:
+        rest[end] -= 1
+        gain += weights[end]
         end += 1
         if end - i >= 3:                                   # a pure run i+1 .. end
-            rest = list(line)
-            for q in range(i, end):
-                rest[q] -= 1
-            offer(rest, tuple(range(i + 1, end + 1)))
+            _offer(out, _line_cores(tuple(rest), weights, need, longest),
+                   tuple(range(i + 1, end + 1)), gain, need)
     return out
+
+
+def _offer(out: dict[int, tuple[int, tuple[tuple[int, ...], ...]]],
+           found: dict[int, tuple[int, tuple[tuple[int, ...], ...]]],
+           group: tuple[int, ...] | None, gain: int, need: int) -> None:
+    """Keep, for each number of groups, the heavier of ``out``'s and ``found``'s plus
+    ``group`` (of weight ``gain``)."""
+    for k, (w, groups) in found.items():
+        k2 = min(need, k + (group is not None))
+        if k2 not in out or w + gain > out[k2][0]:
+            out[k2] = (w + gain, groups + ((group,) if group else ()))
 
 
 def _place_spare(arrangement: Arrangement, jokers: Jokers, rules: RuleSet) -> Arrangement | None:
