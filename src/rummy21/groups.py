@@ -164,10 +164,11 @@ def _impure_sequence(cards: list[Card], jokers: Jokers) -> Group | str:
         for ace_high in (False, True):
             low, high = (2, 14) if ace_high else (1, 13)
             fixed_pos = sorted(_positions(c.rank, ace_high) for c in fixed)
-            for start in range(low, high - n + 2):
+            # The windows of n places holding every natural card, lowest first.
+            starts = range(max(low, fixed_pos[-1] - n + 1), min(fixed_pos[0], high - n + 1) + 1) \
+                if fixed_pos else range(low, high - n + 2)
+            for start in starts:
                 window = range(start, start + n)
-                if not all(p in window for p in fixed_pos):
-                    continue
                 taken = set(fixed_pos)
                 naturals = list(fixed)
                 for card in flexible:   # a joker card in its own place plays as itself
