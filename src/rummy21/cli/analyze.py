@@ -180,6 +180,14 @@ def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = Fa
                        for answer in chunk), out)
 
 
+def _usable_cores() -> int:
+    """The cores this process may run on (a container or ``taskset`` may allow fewer than
+    the machine has)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
 def _write(answers: Iterable[tuple[bool, str]], out: TextIO, flush: bool = False) -> int:
     """Write each answer's JSON line; the exit status: 1 if any line was bad."""
     status = 0
@@ -238,7 +246,7 @@ def analyze_command(
             if jobs is None:
                 jobs = 1 if batch == "-" else 0
             status = _batch(source, rule_set, sys.stdout, with_distance,
-                            jobs or os.cpu_count() or 1)
+                            jobs or _usable_cores())
         raise typer.Exit(status)
     if not hand or cut is None:
         err.print("error: give a hand and --cut CARD (or --batch FILE)")
