@@ -69,6 +69,7 @@ def main() -> None:
     rules = RuleSet()
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
           f"{platform.machine()}, one core")
+    whole: dict[str, list[float]] = {"21": [], "22": []}     # both halves of the corpus
     for name in ("random", "near"):
         hands = load(name)
         if args.sample:
@@ -77,6 +78,7 @@ def main() -> None:
         solve21 = lambda cut, hand: analyze_counts(counts_of(hand), Jokers.from_cut(cut), rules)  # noqa: E731
         timed(hands[:50], solve21)                     # warm the memo tables
         ours = timed(hands, solve21)
+        whole["21"] += ours
         print(f"21-card analysis   {quantiles(ours)}")
         rng = random.Random(22)
         plus = []
@@ -85,7 +87,9 @@ def main() -> None:
             extra = rng.choice([c for c in map(Card, range(53))
                                 if counts[c.index] < (rules.printed_jokers if c.is_printed_joker else 3)])
             plus.append((cut, hand + [extra]))
-        print(f"22-card analysis   {quantiles(timed(plus, lambda cut, hand: analyze(hand, cut, rules)))}")
+        with_extra = timed(plus, lambda cut, hand: analyze(hand, cut, rules))
+        whole["22"] += with_extra
+        print(f"22-card analysis   {quantiles(with_extra)}")
         if args.reference:
             from reference import analyse as reference  # the oracle kept in tests/
             sample = hands[:args.reference]
@@ -100,6 +104,9 @@ def main() -> None:
                 print(f"distance           {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules)))}")
             print(f"distance, limit 3  {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules, 3)))}")
             print(f"outs               {quantiles(timed(sample, lambda cut, hand: outs(hand, cut, rules)))}")
+    print(f"\n== the whole corpus ({len(whole['21'])} hands)")
+    print(f"21-card analysis   {quantiles(whole['21'])}")
+    print(f"22-card analysis   {quantiles(whole['22'])}")
     if not args.skip_cli:
         batch_throughput()
 
