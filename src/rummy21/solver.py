@@ -45,7 +45,8 @@ The same sweep answers two more questions for bots, with one more number in its 
   bought as itself (owing one replacement), and every joker must be placed.
 
 Mechanics that only make it faster: the cycle collector is paused during a solve (the memo
-tables are large and a sweep allocates in bursts), suit states are interned as small ints.
+tables are large and a sweep allocates in bursts), suit states are interned as small ints,
+and a suit with no open run and no card at a position is skipped there.
 """
 
 from __future__ import annotations
@@ -999,8 +1000,9 @@ def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
           bound: int | None = None) -> Solution:
     """Solve a hand given as a count vector (see :func:`rummy21.cards.counts_of`).
 
-    A quick greedy arrangement comes first: often it proves Option A outright, else its
-    loose points bound the search. When it leaves few cards loose, a sweep keeping only
+    A quick greedy arrangement comes first: often it proves Option A outright (at once, or
+    once its one or two loose cards fit into its groups), else its loose points bound the
+    search. When it leaves few cards loose, a sweep keeping only
     arrangements with nothing loose then decides Option A and finds a pure save of 0.
     Otherwise one sweep bounded by the quick arrangement's points finds the least (and, if
     that is 0, settles Option A the same way). With ``bound``, a pure save above it is not looked
