@@ -104,6 +104,8 @@ _STATE_OF: list[tuple[int, ...]] = []
 _CANONICAL_OF: list[int] = []
 _OPEN_PURE_OF: list[int] = []
 _INTERNING = threading.Lock()
+_STATE_BITS = (1 << 16) - 1
+"""Suit state numbers stay below this (the sweep packs four in a key, see ``_Partial``)."""
 
 
 def _intern(state: tuple[int, ...]) -> int:
@@ -118,6 +120,8 @@ def _intern(state: tuple[int, ...]) -> int:
         if found is not None:
             return found
         number = len(_STATE_OF)
+        if number > _STATE_BITS:        # a partial state packs each suit's in 16 bits
+            raise RuntimeError("too many suit states for the sweep's packed keys")
         _STATE_OF.append(state)
         _CANONICAL_OF.append(number if canonical_id is None else canonical_id)
         _OPEN_PURE_OF.append(_open_pure(state))
@@ -294,8 +298,10 @@ def _options(state_id: int, count: int, role: int, phase: int, purity: bool,
              reach: int, padding: int, exact: bool, next1: int, next2: int,
              setless: int | None, buy: int = 0, replace: bool = False,
              aside: bool = False, bought_starts: bool = True) -> tuple[tuple[Any, ...], ...]:
-    """The moves of :func:`_suit_moves` as the sweep uses them: (state, jokers, pure groups,
-    pool, extends, jokers owed, loose points, move, copies bought), states by number.
+    """The moves of :func:`_suit_moves` as the sweep uses them: (change of the suit's state
+    number, copies to the pool (0 where no set can form), what the move adds to the rest of a
+    partial state (pure groups, jokers owed, copies bought: see ``_Partial``), ``_EXTENDS`` or
+    0, jokers, jokers owed, loose points, move).
 
     ``next1`` and ``next2`` are the copies at the next two places (-1: the Ace-high place,
     whose copies are the Aces set aside). Each short run needs the next card or a joker, a
@@ -335,11 +341,15 @@ def _options(state_id: int, count: int, role: int, phase: int, purity: bool,
                 if st[P1]:
                     owed += max(0, st[P1] - (next2 if next2 >= 0 else st[HIGH]))
             jokers = move.jokers + bought - (loose if replace else 0)
-            out.append((_intern(st), jokers, move.pure, move.pool, move.extends, owed, loose,
-                        raw, bought))
+            change = _intern(st) - state_id
+            pool = 0 if setless is not None else move.pool
+            step = move.pure << _AT_PURE | owed << _AT_OWED
+            extends = _EXTENDS if move.extends else 0
+            out.append((change, pool, step | bought << _AT_BOUGHT, extends, jokers, owed, loose,
+                        raw))
             if aside and move.as_jokers:
-                out.append((_intern(st), jokers + 1, move.pure, move.pool, move.extends, owed,
-                            loose, raw, 1))
+                out.append((change, pool, step | 1 << _AT_BOUGHT, extends, jokers + 1, owed,
+                            loose, raw))
     return tuple(out)
 
 
@@ -463,10 +473,24 @@ class Solution:
 
 _Struct = tuple[Any, ...]
 """A state of the sweep: the four suit states and the pure groups done."""
-_Partial = tuple[Any, ...]
-"""A state part-way through a position: the four suit states (those of the suits done
-updated), pure, pool by suit, extends, purity matters, owed, bought."""
-_NO_POOL = (0, 0, 0, 0)
+_Partial = int
+"""A state part-way through a position, packed in one int (a move adds a number to it, and
+an int hashes at once: building and hashing a tuple per move cost most of a sweep): the four
+suit states (those of the suits done updated), pool copies by suit, pure groups done, jokers
+owed, cards bought, and two flags — see the ``_AT_*`` fields."""
+_AT_SUIT = (0, 16, 32, 48)          # 16 bits each: a suit state's number
+_AT_POOL = (64, 66, 68, 70)         # 2 bits each: copies a suit sends to the pool (0..3)
+_AT_PURE = 72                       # 6 bits: pure groups done
+_AT_OWED = 78                       # 7 bits: jokers owed by short runs (for pruning)
+_AT_BOUGHT = 85                     # 7 bits: cards bought or put aside
+_EXTENDS = 1 << 92                  # a move placed spare jokers only (Option A)
+_PURITY = 1 << 93                   # purity still matters (fewer pure groups than needed)
+
+
+def _pack(states: Sequence[int], pure: int, bought: int, purity: bool) -> _Partial:
+    """The partial state a layer's state starts a position as (nothing in the pool)."""
+    return (states[0] | states[1] << 16 | states[2] << 32 | states[3] << 48
+            | pure << _AT_PURE | bought << _AT_BOUGHT | (_PURITY if purity else 0))
 # One reachable state: (joker balance, loose points, back-pointer to the state before it).
 _Entry = tuple[int, int, Any]
 
@@ -594,7 +618,7 @@ class _Table:
             # Suit by suit, merging equal partial states as we go (a product of the four
             # suits' moves per state would repeat the same work many times over).
             stage: dict[_Partial, list[_Entry]] = {
-                (key[:4], key[4], _NO_POOL, False, key[4] < need, 0, key[5]):
+                _pack(key, key[4], key[5], key[4] < need):
                     [(b_, c_, (key, b_, None)) for b_, c_, _ in entries]
                 for key, entries in layer.items()}
             stages: list[dict[_Partial, list[_Entry]] | None] = [stage]
@@ -602,20 +626,22 @@ class _Table:
             # once (and a joker card, which may go to the pool only to sit in a set, may not).
             setless = sum(1 for n in cnt if n) < 2 and not aside
             for s in range(4):
+                at_suit, at_pool = _AT_SUIT[s], _AT_POOL[s]
                 if not cnt[s] and not (buy and near[s][p]) and \
-                        all(pkey[0][s] == _EMPTY_ID for pkey in stage):
+                        all(pkey >> at_suit & _STATE_BITS == _EMPTY_ID for pkey in stage):
                     stages.append(None)     # this suit has nothing to do here
                     continue
                 # Joker cards the suits after this one could still supply at this position.
                 slack = limit + sum(cnt[t] for t in range(s + 1, 4) if jok[t])
                 nxt_stage: dict[_Partial, list[_Entry]] = {}
-                # The moves of this suit here, by (open runs, purity matters): each with the
-                # jokers its short runs are sure to owe at the next two places.
-                known: dict[tuple[int, bool], tuple[tuple[Any, ...], ...]] = {}
+                # The moves of this suit here, by purity matters and open runs: each with the
+                # jokers its short runs are sure to owe at the next two places, and as what it
+                # adds to a partial state.
+                known: tuple[dict[int, tuple[tuple[Any, ...], ...]], ...] = ({}, {})
                 for pkey, entries in stage.items():
-                    states, pure_done, pool, ext, purity, owed_done, bought_done = pkey
-                    here = states[s]
-                    options = known.get((here, purity))
+                    here = pkey >> at_suit & _STATE_BITS
+                    purity = bool(pkey & _PURITY)
+                    options = known[purity].get(here)
                     if options is None:
                         if not jok[s]:
                             role = NATURAL
@@ -625,20 +651,15 @@ class _Table:
                             role = JOKER_ONLY
                         else:
                             role = PURE_ONLY if pure_ok[s][p] else TUNNELA_ONLY
-                        options = known[here, purity] = _options(
+                        options = known[purity][here] = _options(
                             here, cnt[s], role, phase, purity, reach[s][p], padding, exact,
                             at[s][p + 1] if p + 1 != 14 else -1,
                             at[s][p + 2] if p + 2 not in (14, 17) else -1,
                             (points if not jok[s] else -1) if setless else None,
                             3 - cnt[s] if buy and near[s][p] else 0, replace,
                             aside, not buy or _bought_may_start(line[s], p, bound))
-                    for st, jokers_, pure_, pool_, ext_, owed, loose_, move, bought in options:
-                        # (Parts a move leaves alone are not rebuilt.)
-                        new_pkey = (states if st == here else states[:s] + (st,) + states[s + 1:],
-                                    pure_done + pure_,
-                                    pool if setless or not pool_ else
-                                    pool[:s] + (pool_,) + pool[s + 1:], ext or ext_, purity,
-                                    owed_done + owed, bought_done + bought)
+                    for change, pool_, step, extends, jokers_, owed, loose_, move in options:
+                        new_pkey = pkey + (change << at_suit) + (pool_ << at_pool) + step | extends
                         target = nxt_stage.get(new_pkey)
                         for balance, cost, _ in entries:
                             total = balance + jokers_ + owed
@@ -666,10 +687,15 @@ class _Table:
             self.stages.append(stages)
             nxt: dict[_Struct, list[_Entry]] = {}
             for pkey, entries in stage.items():
-                states: tuple[int, ...]
-                states, pure, x, ext, purity, owed, bought = pkey
+                bought = pkey >> _AT_BOUGHT & 127
                 if bought > spend:
                     continue
+                states: tuple[int, ...] = (pkey & _STATE_BITS, pkey >> 16 & _STATE_BITS,
+                                           pkey >> 32 & _STATE_BITS, pkey >> 48 & _STATE_BITS)
+                pure = pkey >> _AT_PURE & 63
+                owed = pkey >> _AT_OWED & 127
+                ext = pkey & _EXTENDS
+                purity = pkey & _PURITY
                 if pure > need:
                     pure = need
                 elif pure < need and pure + sum(map(_OPEN_PURE_OF.__getitem__, states)) + (
@@ -679,8 +705,9 @@ class _Table:
                 if purity and pure >= need:
                     states = tuple(map(_CANONICAL_OF.__getitem__, states))
                 new_key = (*states, pure, bought)
-                splits = _NO_SETS if setless else _pool_splits(x, jokerish, points, max_set,
-                                                               replace)
+                splits = _NO_SETS if setless else _pool_splits(
+                    (pkey >> 64 & 3, pkey >> 66 & 3, pkey >> 68 & 3, pkey >> 70 & 3), jokerish,
+                    points, max_set, replace)
                 target = None
                 for balance, loose, _ in entries:
                     base = balance - owed  # owed was carried for pruning only
