@@ -491,6 +491,14 @@ def _pack(states: Sequence[int], pure: int, bought: int, purity: bool) -> _Parti
     """The partial state a layer's state starts a position as (nothing in the pool)."""
     return (states[0] | states[1] << 16 | states[2] << 32 | states[3] << 48
             | pure << _AT_PURE | bought << _AT_BOUGHT | (_PURITY if purity else 0))
+
+
+def _layer_key(partial: _Partial) -> _Struct:
+    """The layer state a position's partial state started as (see :func:`_pack`)."""
+    return (partial & _STATE_BITS, partial >> 16 & _STATE_BITS, partial >> 32 & _STATE_BITS,
+            partial >> 48 & _STATE_BITS, partial >> _AT_PURE & 63, partial >> _AT_BOUGHT & 127)
+
+
 # One reachable state: (joker balance, loose points, back-pointer to the state before it).
 _Entry = tuple[int, int, Any]
 
@@ -617,9 +625,9 @@ class _Table:
             limit = supply_after[p] if p <= 13 else 0
             # Suit by suit, merging equal partial states as we go (a product of the four
             # suits' moves per state would repeat the same work many times over).
+            # (The layer's entries themselves: rebuilding reads their key back from ``_Partial``.)
             stage: dict[_Partial, list[_Entry]] = {
-                _pack(key, key[4], key[5], key[4] < need):
-                    [(b_, c_, (key, b_, None)) for b_, c_, _ in entries]
+                _pack(key, key[4], key[5], key[4] < need): entries
                 for key, entries in layer.items()}
             stages: list[dict[_Partial, list[_Entry]] | None] = [stage]
             # With cards of fewer than two suits here no set can form: the pool is loose at
@@ -755,7 +763,7 @@ class _Table:
                     continue
                 pkey, balance, move = next(e[2] for e in stage[pkey] if e[0] == balance)
                 moves.append(move)
-            key, balance, _ = next(e[2] for e in self.stages[p - 1][0][pkey] if e[0] == balance)
+            key = _layer_key(pkey)
             path.append((*reversed(moves), split))
         path.reverse()
         keys.reverse()
