@@ -694,6 +694,7 @@ class _Table:
                 stages.append(stage)
             self.stages.append(stages)
             nxt: dict[_Struct, list[_Entry]] = {}
+            splits_of: dict[int, tuple[PoolSplit, ...]] = {}    # by the pool's bits
             for pkey, entries in stage.items():
                 bought = pkey >> _AT_BOUGHT & 127
                 if bought > spend:
@@ -713,9 +714,12 @@ class _Table:
                 if purity and pure >= need:
                     states = tuple(map(_CANONICAL_OF.__getitem__, states))
                 new_key = (*states, pure, bought)
-                splits = _NO_SETS if setless else _pool_splits(
-                    (pkey >> 64 & 3, pkey >> 66 & 3, pkey >> 68 & 3, pkey >> 70 & 3), jokerish,
-                    points, max_set, replace)
+                pool = pkey >> 64 & 255
+                splits = _NO_SETS if setless else splits_of.get(pool)
+                if splits is None:
+                    splits = splits_of[pool] = _pool_splits(
+                        (pool & 3, pool >> 2 & 3, pool >> 4 & 3, pool >> 6 & 3), jokerish, points,
+                        max_set, replace)
                 target = None
                 for balance, loose, _ in entries:
                     base = balance - owed  # owed was carried for pruning only
@@ -738,7 +742,10 @@ class _Table:
                         if cost + ahead[p] > bound:
                             continue
                         if target is None:
-                            target = nxt.setdefault(new_key, [])
+                            target = nxt.get(new_key)
+                            if target is None:
+                                target = nxt[new_key] = [(total, cost, (pkey, balance, split))]
+                                continue
                         _insert(target, total, cost, (pkey, balance, split), exact)
             layer = {k: v for k, v in nxt.items() if v}
             self.layers.append(layer)
