@@ -1288,12 +1288,13 @@ def _greedy_with(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         ranks = tuple(counts[s * 13:s * 13 + 13])
         weights = tuple(-1 if mask[s * 13 + r] else 2 for r in range(13))
         merged: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
+        cores = _suit_cores(ranks, weights, need, longest)
         for k1, (w1, g1) in table.items():
-            for k2, (w2, g2) in _suit_cores(ranks, weights, need, longest).items():
+            for k2, (w2, g2) in cores.items():
                 k = min(need, k1 + k2)
-                chosen = g1 + tuple(tuple(s * 13 + (p - 1) % 13 for p in g) for g in g2)
                 if k not in merged or w1 + w2 > merged[k][0]:
-                    merged[k] = (w1 + w2, chosen)
+                    merged[k] = (w1 + w2, g1 + tuple(tuple(s * 13 + (p - 1) % 13 for p in g)
+                                                     for g in g2))
         table = merged
     best: tuple[int, tuple[tuple[int, ...], ...]] | None = None
     for tunnelas in range(printed // 3 + 1):
