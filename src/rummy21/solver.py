@@ -487,16 +487,21 @@ _EXTENDS = 1 << 92                  # a move placed spare jokers only (Option A)
 _PURITY = 1 << 93                   # purity still matters (fewer pure groups than needed)
 
 
-def _pack(states: Sequence[int], pure: int, bought: int, purity: bool) -> _Partial:
-    """The partial state a layer's state starts a position as (nothing in the pool)."""
-    return (states[0] | states[1] << 16 | states[2] << 32 | states[3] << 48
-            | pure << _AT_PURE | bought << _AT_BOUGHT | (_PURITY if purity else 0))
+_LAYER_BITS = (1 << 64) - 1 | 63 << _AT_PURE | 127 << _AT_BOUGHT
+"""The fields of a state between positions (suit states, pure groups, bought): inside the
+sweep a layer's keys are packed the same way, the other fields zero."""
 
 
-def _layer_key(partial: _Partial) -> _Struct:
-    """The layer state a position's partial state started as (see :func:`_pack`)."""
-    return (partial & _STATE_BITS, partial >> 16 & _STATE_BITS, partial >> 32 & _STATE_BITS,
-            partial >> 48 & _STATE_BITS, partial >> _AT_PURE & 63, partial >> _AT_BOUGHT & 127)
+def _pack(key: _Struct) -> int:
+    """A state between positions, ``(four suit states, pure groups, bought)``, packed."""
+    return int(key[0] | key[1] << 16 | key[2] << 32 | key[3] << 48
+               | key[4] << _AT_PURE | key[5] << _AT_BOUGHT)
+
+
+def _unpack(packed: int) -> _Struct:
+    """The inverse of :func:`_pack`."""
+    return (packed & _STATE_BITS, packed >> 16 & _STATE_BITS, packed >> 32 & _STATE_BITS,
+            packed >> 48 & _STATE_BITS, packed >> _AT_PURE & 63, packed >> _AT_BOUGHT & 127)
 
 
 # One reachable state: (joker balance, loose points, back-pointer to the state before it).
@@ -558,7 +563,7 @@ class _Table:
         self.bound = bound
         self.option_a = option_a
         self.rank_points = rank_points or _RANK_POINTS
-        self.layers: list[dict[_Struct, list[_Entry]]] = []
+        self.layers: list[dict[int, list[_Entry]]] = []      # keys packed (_LAYER_BITS)
         self.stages: list[list[dict[_Partial, list[_Entry]] | None]] = []
 
     def run(self) -> dict[_Struct, list[_Entry]]:
@@ -568,15 +573,15 @@ class _Table:
         # Key slot 5 counts cards bought (``replace``) or put aside (``aside``: exactly one).
         spend = bound if replace else 1 if aside else 0
         printed = counts[JOKER_INDEX]
-        layer: dict[_Struct, list[_Entry]] = {}
+        layer: dict[int, list[_Entry]] = {}      # keys packed (see _LAYER_BITS)
         for tunnelas in range(printed // 3 + 1):
             # With ``replace``, also pure groups of three bought cards (see ``near`` below).
             for bought in range(need + 1 if buy else 1):
-                key = (_EMPTY_ID,) * 4 + (min(tunnelas + bought, need), 3 * bought)
+                key = _pack((_EMPTY_ID,) * 4 + (min(tunnelas + bought, need), 3 * bought))
                 _insert(layer.setdefault(key, []), -(printed - 3 * tunnelas) + 3 * bought, 0,
                         tunnelas + 100 * bought, exact)
             if aside and printed - 3 * tunnelas > 0:     # a printed joker put aside
-                key = (_EMPTY_ID,) * 4 + (min(tunnelas, need), 1)
+                key = _pack((_EMPTY_ID,) * 4 + (min(tunnelas, need), 1))
                 _insert(layer.setdefault(key, []), -(printed - 3 * tunnelas - 1), 0, tunnelas,
                         exact)
         self.layers.append(layer)
@@ -627,7 +632,7 @@ class _Table:
             # suits' moves per state would repeat the same work many times over).
             # (The layer's entries themselves: rebuilding reads their key back from ``_Partial``.)
             stage: dict[_Partial, list[_Entry]] = {
-                _pack(key, key[4], key[5], key[4] < need): entries
+                key | _PURITY if key >> _AT_PURE & 63 < need else key: entries
                 for key, entries in layer.items()}
             stages: list[dict[_Partial, list[_Entry]] | None] = [stage]
             # With cards of fewer than two suits here no set can form: the pool is loose at
@@ -693,27 +698,28 @@ class _Table:
                 stage = nxt_stage
                 stages.append(stage)
             self.stages.append(stages)
-            nxt: dict[_Struct, list[_Entry]] = {}
+            nxt: dict[int, list[_Entry]] = {}
             splits_of: dict[int, tuple[PoolSplit, ...]] = {}    # by the pool's bits
             for pkey, entries in stage.items():
                 bought = pkey >> _AT_BOUGHT & 127
                 if bought > spend:
                     continue
-                states: tuple[int, ...] = (pkey & _STATE_BITS, pkey >> 16 & _STATE_BITS,
-                                           pkey >> 32 & _STATE_BITS, pkey >> 48 & _STATE_BITS)
                 pure = pkey >> _AT_PURE & 63
                 owed = pkey >> _AT_OWED & 127
                 ext = pkey & _EXTENDS
-                purity = pkey & _PURITY
+                new_key = pkey & _LAYER_BITS
                 if pure > need:
+                    new_key -= (pure - need) << _AT_PURE
                     pure = need
-                elif pure < need and pure + sum(map(_OPEN_PURE_OF.__getitem__, states)) + (
-                        pure_after[p] if not buy else
-                        pure_bought[p][bound - bought]) < need:
+                elif pure < need and pure + _OPEN_PURE_OF[pkey & _STATE_BITS] \
+                        + _OPEN_PURE_OF[pkey >> 16 & _STATE_BITS] \
+                        + _OPEN_PURE_OF[pkey >> 32 & _STATE_BITS] \
+                        + _OPEN_PURE_OF[pkey >> 48 & _STATE_BITS] + (
+                        pure_after[p] if not buy else pure_bought[p][bound - bought]) < need:
                     continue
-                if purity and pure >= need:
-                    states = tuple(map(_CANONICAL_OF.__getitem__, states))
-                new_key = (*states, pure, bought)
+                if pkey & _PURITY and pure >= need:
+                    new_key = _pack((*map(_CANONICAL_OF.__getitem__, _unpack(new_key)[:4]),
+                                     pure, bought))
                 pool = pkey >> 64 & 255
                 splits = _NO_SETS if setless else splits_of.get(pool)
                 if splits is None:
@@ -737,7 +743,7 @@ class _Table:
                         if aside and not bought and split.loose_points and \
                                 cost - points + ahead[p] <= bound:
                             # One of its loose cards may be the card put aside.
-                            _insert(nxt.setdefault(new_key[:5] + (1,), []), total,
+                            _insert(nxt.setdefault(new_key | 1 << _AT_BOUGHT, []), total,
                                     cost - points, (pkey, balance, split), exact)
                         if cost + ahead[p] > bound:
                             continue
@@ -749,12 +755,13 @@ class _Table:
                         _insert(target, total, cost, (pkey, balance, split), exact)
             layer = {k: v for k, v in nxt.items() if v}
             self.layers.append(layer)
-        return layer
+        return {_unpack(key): entries for key, entries in layer.items()}
 
-    def rebuild(self, key: _Struct, balance: int) -> Arrangement:
+    def rebuild(self, final: _Struct, balance: int) -> Arrangement:
         """Replay the moves leading to a final state with concrete runs to get the groups."""
         path: list[object] = []
-        keys: list[_Struct] = []
+        keys: list[int] = []
+        key = _pack(final)
         for p in range(len(self.layers) - 1, -1, -1):
             back = next(e[2] for e in self.layers[p][key] if e[0] == balance)
             keys.append(key)
@@ -770,7 +777,7 @@ class _Table:
                     continue
                 pkey, balance, move = next(e[2] for e in stage[pkey] if e[0] == balance)
                 moves.append(move)
-            key = _layer_key(pkey)
+            key = pkey & _LAYER_BITS
             path.append((*reversed(moves), split))
         path.reverse()
         keys.reverse()
@@ -815,7 +822,7 @@ class _Table:
                             run.extend([JOKER] * (3 - len(run) + extra))
                             extra = 0
                         groups.append(("sequence", run))
-                if keys[p][4] >= self.need:   # the sweep forgot purity here: so do we
+                if keys[p] >> _AT_PURE & 63 >= self.need:   # the sweep forgot purity here: so do we
                     for pure, impure in _IMPURE_OF.items():
                         moved[impure].extend(moved[pure])
                         moved[pure] = []
