@@ -1469,18 +1469,15 @@ def _place_spare(arrangement: Arrangement, jokers: Jokers, rules: RuleSet) -> Ar
     spare = sorted(arrangement.loose, key=lambda c: mask[c.index])
     if not spare:
         return None
-
-    def pure_count() -> int:
-        return sum(classify(g, jokers, rules).is_pure for g in groups)
-
+    pure = [classify(g, jokers, rules).is_pure for g in groups]
     for card in spare:
-        for group in sorted(groups, key=lambda g: classify(g, jokers, rules).is_pure):
-            trial = group + [card]
+        for i in sorted(range(len(groups)), key=pure.__getitem__):     # impure groups first
+            trial = groups[i] + [card]
             if explain(trial, jokers, rules) is None:
-                group.append(card)
-                if pure_count() >= rules.pure_groups_needed:
+                now = classify(trial, jokers, rules).is_pure
+                if sum(pure) - pure[i] + now >= rules.pure_groups_needed:
+                    groups[i], pure[i] = trial, now
                     break
-                group.pop()
         else:
             return None
     return Arrangement(tuple(("group", tuple(g)) for g in groups), ())
