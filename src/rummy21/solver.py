@@ -283,11 +283,11 @@ def _grow(out: list[tuple[Any, ...]], state: tuple[int, ...], new: list[int], co
             for reserve in range(keep + 1):
                 free = left - new_runs - reserve
                 lowest = free if role in (PURE_ONLY, TUNNELA_ONLY) else 0
+                grown = list(new)
+                grown[P1] += new_runs
+                grown[HIGH] += reserve
+                key = tuple(grown) if purity else _canonical(tuple(grown))
                 for as_jokers in range(lowest, free + 1 if joker else 1):
-                    grown = list(new)
-                    grown[P1] += new_runs
-                    grown[HIGH] += reserve
-                    key = tuple(grown) if purity else _canonical(tuple(grown))
                     out.append((key, free - as_jokers, demand - as_jokers - fixed,
                                 pure + tunnela, extends, moves, new_runs,
                                 tunnela, reserve, as_jokers + fixed, extra))
