@@ -672,8 +672,8 @@ class _Table:
                             3 - cnt[s] if buy and near[s][p] else 0, replace,
                             aside, not buy or _bought_may_start(line[s], p, bound))
                     for change, pool_, step, extends, jokers_, owed, loose_, move in options:
-                        new_pkey = pkey + (change << at_suit) + (pool_ << at_pool) + step | extends
-                        target = nxt_stage.get(new_pkey)
+                        new_pkey = -1           # worked out once an entry can take the move
+                        target = None
                         for balance, cost, _ in entries:
                             total = balance + jokers_ + owed
                             cost += loose_
@@ -682,6 +682,10 @@ class _Table:
                                 continue
                             if loose_ and cost + ahead[p] > bound:
                                 continue
+                            if new_pkey < 0:
+                                new_pkey = pkey + (change << at_suit) + (pool_ << at_pool) + step \
+                                    | extends
+                                target = nxt_stage.get(new_pkey)
                             if target is None:
                                 target = nxt_stage[new_pkey] = [(total, cost, (pkey, balance, move))]
                             elif len(target) == 1 and not exact:
