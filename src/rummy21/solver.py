@@ -45,8 +45,9 @@ The same sweep answers two more questions for bots, with one more number in its 
   bought as itself (owing one replacement), and every joker must be placed.
 
 Mechanics that only make it faster: the cycle collector is paused during a solve (the memo
-tables are large and a sweep allocates in bursts), suit states are interned as small ints,
-and a suit with no open run and no card at a position is skipped there.
+tables are large and a sweep allocates in bursts), suit states are interned as small ints and
+a sweep's states are packed into one int each (a move adds a precomputed number), and a suit
+with no open run and no card at a position is skipped there.
 """
 
 from __future__ import annotations
