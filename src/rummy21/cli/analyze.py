@@ -10,82 +10,15 @@ import multiprocessing
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Optional, TextIO
+from typing import NoReturn, Optional, TextIO
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from rummy21.analysis import Analysis, analyze
-from rummy21.cards import Card, CardError
+from rummy21.cards import CardError
 from rummy21.cli import app
 from rummy21.distance import Distance, distance
-from rummy21.groups import Group
 from rummy21.ruleset import RuleSet
-
-_SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
-
-
-def card_text(card: Card, analysis_jokers: object | None = None) -> Text:
-    """A card with its suit symbol, coloured by suit; jokers marked with ``*``."""
-    style = "bold magenta" if card.suit is None else _SUIT_STYLE[int(card.suit)]
-    text = Text(card.pretty(), style=style)
-    is_joker = getattr(analysis_jokers, "is_joker", None)
-    if is_joker is not None and is_joker(card):
-        text.append("*", style="yellow")
-    return text
-
-
-def _cards_line(cards: tuple[Card, ...], jokers: object) -> Text:
-    line = Text()
-    for i, card in enumerate(cards):
-        if i:
-            line.append(" ")
-        line.append_text(card_text(card, jokers))
-    return line
-
-
-def _group_lines(groups: tuple[Group, ...], jokers: object) -> list[Text]:
-    lines = []
-    for group in groups:
-        line = Text(f"  {group.kind.value.replace('_', ' '):16} ")
-        line.append_text(_cards_line(group.cards, jokers))
-        lines.append(line)
-    return lines
-
-
-def report(a: Analysis, console: Console) -> None:
-    j = a.jokers
-    head = Text("cut ")
-    head.append_text(card_text(j.cut))
-    head.append(f"   wild rank {j.wild_rank_name}   upper ")
-    head.append_text(card_text(j.upper))
-    head.append("   lower ")
-    head.append_text(card_text(j.lower))
-    console.print(head)
-    console.print(Text("hand  ").append_text(_cards_line(a.input_cards, j)))
-    if a.discard is not None:
-        console.print(Text("put aside ").append_text(card_text(a.discard, j)))
-    if a.valid:
-        console.print(f"[green]valid declaration[/green]: option(s) {', '.join(a.options)}")
-        for line in _group_lines(a.groups, j):
-            console.print(line)
-        if a.loose:
-            console.print(Text("  other cards      ").append_text(_cards_line(a.loose, j)))
-    else:
-        console.print("[red]not a valid declaration[/red]")
-    p = a.penalty
-    capped = f" (capped from {p.uncapped})" if p.uncapped != p.points else ""
-    console.print(f"penalty if another player declares: [bold]{p.points}[/bold]{capped} "
-                  f"by {p.rule.replace('_', ' ')}")
-    for line in _group_lines(p.groups, j):
-        console.print(line)
-    if p.loose:
-        console.print(Text("  loose            ").append_text(_cards_line(p.loose, j)))
-    v = a.value
-    console.print(f"value cards: {v.points} points ({v.cut} cut, {v.upper} upper, {v.lower} lower, "
-                  f"{v.marriages} marriage{'s' if v.marriages != 1 else ''})")
-
 
 DISTANCE_LIMIT = 3
 """The most replacements ``--distance`` looks for: hands further away take seconds."""
@@ -101,20 +34,6 @@ def _with_distance(result: Analysis, rules: RuleSet) -> dict[str, object]:
     data: dict[str, object] = result.to_dict()
     data["distance"] = _distance_of(result, rules).to_dict()
     return data
-
-
-def _report_distance(found: Distance, result: Analysis, console: Console) -> None:
-    if found.cards is None:
-        console.print(f"distance to a valid declaration: more than {found.more_than}")
-        return
-    line = Text(f"distance to a valid declaration: {found.cards}")
-    if found.cards:
-        line.append(f" (option {found.option}: out ")
-        line.append_text(_cards_line(found.remove, result.jokers))
-        line.append(", in ")
-        line.append_text(_cards_line(found.add, result.jokers))
-        line.append(")")
-    console.print(line)
 
 
 def _read_line(line: str, rules: RuleSet, with_distance: bool) -> tuple[bool, str]:
@@ -210,6 +129,12 @@ def _chunks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
         yield chunk
 
 
+def _fail(message: str) -> NoReturn:
+    """Report bad input on stderr, one line, and stop with status 2."""
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
 @app.command("analyze")
 def analyze_command(
     hand: Optional[list[str]] = typer.Argument(None, help="21 or 22 cards, e.g. \"AS 2S 3S …\""),
@@ -227,21 +152,17 @@ def analyze_command(
                                             f"declaration (up to {DISTANCE_LIMIT})."),
 ) -> None:
     """Analyse a hand: valid declaration and options, penalty, value cards."""
-    err = Console(stderr=True)
     try:
         rule_set = RuleSet.preset(rules)
     except ValueError as error:
-        err.print(f"error: {error}")
-        raise typer.Exit(2)
+        _fail(str(error))
     if batch is not None:
         if hand:
-            err.print("error: give either a hand or --batch, not both")
-            raise typer.Exit(2)
+            _fail("give either a hand or --batch, not both")
         try:
             source = sys.stdin if batch == "-" else open(batch, encoding="utf-8")
         except OSError as error:
-            err.print(f"error: cannot read {batch}: {error.strerror}")
-            raise typer.Exit(2)
+            _fail(f"cannot read {batch}: {error.strerror}")
         with source:
             if jobs is None:
                 jobs = 1 if batch == "-" else 0
@@ -249,17 +170,18 @@ def analyze_command(
                             jobs or _usable_cores())
         raise typer.Exit(status)
     if not hand or cut is None:
-        err.print("error: give a hand and --cut CARD (or --batch FILE)")
-        raise typer.Exit(2)
+        _fail("give a hand and --cut CARD (or --batch FILE)")
     try:
         result = analyze(" ".join(hand), cut, rule_set)
     except (CardError, ValueError) as error:
-        err.print(f"error: {error}")
-        raise typer.Exit(2)
+        _fail(str(error))
     if as_json:
         print(json.dumps(_with_distance(result, rule_set) if with_distance else result.to_dict()))
     else:
+        from rich.console import Console     # (rich only for a report: batches start sooner)
+
+        from rummy21.cli.hand_report import report, report_distance
         console = Console(highlight=False)
         report(result, console)
         if with_distance:
-            _report_distance(_distance_of(result, rule_set), result, console)
+            report_distance(_distance_of(result, rule_set), result, console)
