@@ -140,3 +140,23 @@ def test_a_batch_file_uses_workers_by_default_with_the_same_lines(tmp_path: Path
                           str(batch), "--jobs", "1"], capture_output=True, text=True)
     assert default.returncode == one.returncode == 1
     assert default.stdout == one.stdout and len(one.stdout.splitlines()) == 80
+
+
+def test_batch_from_a_named_pipe_also_answers_each_line_as_it_comes(tmp_path: Path) -> None:
+    fifo = tmp_path / "hands"
+    os.mkfifo(fifo)
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    process = subprocess.Popen([sys.executable, "-m", "rummy21.cli", "analyze", "--json",
+                                "--batch", str(fifo)], stdout=subprocess.PIPE, text=True,
+                               env=buffered)
+    assert process.stdout is not None
+    try:
+        with open(fifo, "w") as writer:
+            for _ in range(2):
+                writer.write(f"7D: {HAND}\n")
+                writer.flush()
+                ready, _, _ = select.select([process.stdout], [], [], 60)
+                assert ready, "no answer while the pipe stays open"
+                assert json.loads(process.stdout.readline())["value"]["points"] == 20
+    finally:
+        assert process.wait(timeout=60) == 0

@@ -146,7 +146,8 @@ def analyze_command(
     jobs: Optional[int] = typer.Option(
         None, "--jobs", min=0, show_default=False,
         help="With --batch: worker processes (0: one per core; 1: this process only). "
-             "Default: one per core for a file; 1 for stdin, answering each line as it comes."),
+             "Default: one per core for a file; 1 for a pipe or stdin, answering each line "
+             "as it comes."),
     with_distance: bool = typer.Option(False, "--distance",
                                        help="Also the fewest cards to replace for a valid "
                                             f"declaration (up to {DISTANCE_LIMIT})."),
@@ -164,8 +165,8 @@ def analyze_command(
         except OSError as error:
             _fail(f"cannot read {batch}: {error.strerror}")
         with source:
-            if jobs is None:
-                jobs = 1 if batch == "-" else 0
+            if jobs is None:    # a pipe streams (its writer may wait for each answer)
+                jobs = 0 if source.seekable() else 1
             status = _batch(source, rule_set, sys.stdout, with_distance,
                             jobs or _usable_cores())
         raise typer.Exit(status)
