@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -160,3 +161,21 @@ def test_batch_from_a_named_pipe_also_answers_each_line_as_it_comes(tmp_path: Pa
                 assert json.loads(process.stdout.readline())["value"]["points"] == 20
     finally:
         assert process.wait(timeout=60) == 0
+
+
+def test_ctrl_c_stops_a_batch_with_workers_quietly() -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) ends the batch with
+    status 130 and no traceback from the workers."""
+    process = subprocess.Popen([sys.executable, "-m", "rummy21.cli", "analyze", "--json",
+                                "--batch", "-", "--jobs", "2"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(f"7D: {HAND}\n" * 200)          # more than one chunk: workers start
+    process.stdin.flush()
+    ready, _, _ = select.select([process.stdout], [], [], 60)
+    assert ready, "no answer from the workers"
+    os.killpg(process.pid, signal.SIGINT)               # the pipe stays open: still running
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "Traceback" not in err and "Worker" not in err

@@ -8,6 +8,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Iterable, Iterator
 from typing import NoReturn, Optional, TextIO
@@ -47,6 +48,12 @@ def _read_line(line: str, rules: RuleSet, with_distance: bool) -> tuple[bool, st
                                 else analysis.to_dict())
     except (CardError, ValueError) as error:
         return False, json.dumps({"error": str(error)})
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is this process's to handle (it stops the workers), so the
+    workers print no tracebacks of their own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _read_chunk(lines: list[str], rules: RuleSet, with_distance: bool) -> list[tuple[bool, str]]:
@@ -93,7 +100,7 @@ def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = Fa
     if second is None:
         return _write(read(first), out)
     with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(
-            jobs) as pool:
+            jobs, initializer=_ignore_interrupts) as pool:
         return _write((answer for chunk in pool.imap(read, itertools.chain((first, second),
                                                                            chunks))
                        for answer in chunk), out)
