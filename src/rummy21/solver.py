@@ -473,12 +473,15 @@ class Solution:
 
 
 _Struct = tuple[Any, ...]
-"""A state of the sweep: the four suit states and the pure groups done."""
+"""A state of the sweep between positions: the four suit states, the pure groups done
+(capped at the number needed) and the cards bought or put aside."""
 _Partial = int
 """A state part-way through a position, packed in one int (a move adds a number to it, and
 an int hashes at once: building and hashing a tuple per move cost most of a sweep): the four
 suit states (those of the suits done updated), pool copies by suit, pure groups done, jokers
-owed, cards bought, and two flags — see the ``_AT_*`` fields."""
+owed, cards bought, and two flags — see the ``_AT_*`` fields. No field can overflow into the
+next: a suit holds at most three copies of a card, so a position adds at most a few pure
+groups or owed jokers per suit, and no more than 21 cards are ever bought."""
 _AT_SUIT = (0, 16, 32, 48)          # 16 bits each: a suit state's number
 _AT_POOL = (64, 66, 68, 70)         # 2 bits each: copies a suit sends to the pool (0..3)
 _AT_PURE = 72                       # 6 bits: pure groups done
