@@ -7,32 +7,18 @@ from rich.text import Text
 
 from rummy21.analysis import Analysis
 from rummy21.cards import Card
+from rummy21.cli.card_text import card_text, cards_text
 from rummy21.distance import Distance
 from rummy21.groups import Group
-
-_SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
-
-
-def card_text(card: Card, analysis_jokers: object | None = None) -> Text:
-    """A card with its suit symbol, coloured by suit; jokers marked with ``*``."""
-    style = "bold magenta" if card.suit is None else _SUIT_STYLE[int(card.suit)]
-    text = Text(card.pretty(), style=style)
-    is_joker = getattr(analysis_jokers, "is_joker", None)
-    if is_joker is not None and is_joker(card):
-        text.append("*", style="yellow")
-    return text
+from rummy21.jokers import Jokers
 
 
-def _cards_line(cards: tuple[Card, ...], jokers: object) -> Text:
-    line = Text()
-    for i, card in enumerate(cards):
-        if i:
-            line.append(" ")
-        line.append_text(card_text(card, jokers))
-    return line
+def _cards_line(cards: tuple[Card, ...], jokers: Jokers) -> Text:
+    """Cards with their jokers marked (a reading shows its value cards in points instead)."""
+    return cards_text(cards, jokers, values=False)
 
 
-def _group_lines(groups: tuple[Group, ...], jokers: object) -> list[Text]:
+def _group_lines(groups: tuple[Group, ...], jokers: Jokers) -> list[Text]:
     lines = []
     for group in groups:
         line = Text(f"  {group.kind.value.replace('_', ' '):16} ")
@@ -44,15 +30,15 @@ def _group_lines(groups: tuple[Group, ...], jokers: object) -> list[Text]:
 def report(a: Analysis, console: Console) -> None:
     j = a.jokers
     head = Text("cut ")
-    head.append_text(card_text(j.cut))
+    head.append_text(card_text(j.cut, None))
     head.append(f"   wild rank {j.wild_rank_name}   upper ")
-    head.append_text(card_text(j.upper))
+    head.append_text(card_text(j.upper, None))
     head.append("   lower ")
-    head.append_text(card_text(j.lower))
+    head.append_text(card_text(j.lower, None))
     console.print(head)
     console.print(Text("hand  ").append_text(_cards_line(a.input_cards, j)))
     if a.discard is not None:
-        console.print(Text("put aside ").append_text(card_text(a.discard, j)))
+        console.print(Text("put aside ").append_text(card_text(a.discard, j, values=False)))
     if a.valid:
         console.print(f"[green]valid declaration[/green]: option(s) {', '.join(a.options)}")
         for line in _group_lines(a.groups, j):
@@ -72,8 +58,6 @@ def report(a: Analysis, console: Console) -> None:
     v = a.value
     console.print(f"value cards: {v.points} points ({v.cut} cut, {v.upper} upper, {v.lower} lower, "
                   f"{v.marriages} marriage{'s' if v.marriages != 1 else ''})")
-
-
 
 
 def report_distance(found: Distance, result: Analysis, console: Console) -> None:

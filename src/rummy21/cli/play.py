@@ -20,6 +20,7 @@ from rummy21.analysis import analyze_counts
 from rummy21.bots import Bot, best_release, make_bots, parse_bot_names, penalty_after
 from rummy21.cards import Card, counts_of
 from rummy21.cli import app
+from rummy21.cli.card_text import card_text, cards_text
 from rummy21.game import (Declare, Discard, Draw, Drop, IllegalActionError, Match, Phase, Source,
                           Table, TimeOut, parse_action)
 from rummy21.game.actions import Action, as_card
@@ -30,7 +31,6 @@ from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
 HUMAN = 0
-_SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
 HELP = """Commands
   before drawing:  s | stock      draw the top card of the closed stock
                    o | open       take the top card of the open pile
@@ -45,36 +45,6 @@ Marks: * joker   $ value card (cut, upper, lower)   ◀ the card you just drew""
 
 class Quit(Exception):
     """The player asked to stop (or standard input ended)."""
-
-
-def card_text(card: Card, jokers: Jokers, drawn: bool = False) -> Text:
-    """A card with its suit symbol, coloured by suit; jokers ``*``, value cards ``$``.
-
-    >>> cut = Jokers.from_cut(Card.parse("5S"))
-    >>> [str(card_text(Card.parse(c), cut)) for c in ("5S", "5H", "6S", "KD", "JK")]
-    ['5♠*$', '5♥*', '6♠*$', 'K♦', 'JK*']
-    """
-    style = "bold magenta" if card.suit is None else _SUIT_STYLE[int(card.suit)]
-    text = Text(card.pretty(), style=style)
-    if jokers.is_joker(card):
-        text.append("*", style="yellow")
-    if card in jokers.value_cards:
-        text.append("$", style="green")
-    if drawn:
-        text.append("◀", style="cyan")
-    return text
-
-
-def cards_text(cards: Sequence[Card], jokers: Jokers, drawn: Card | None = None) -> Text:
-    line = Text()
-    marked = False
-    for i, card in enumerate(cards):
-        if i:
-            line.append(" ")
-        mark = not marked and card == drawn
-        marked = marked or mark
-        line.append_text(card_text(card, jokers, mark))
-    return line
 
 
 def hand_lines(cards: Sequence[Card], jokers: Jokers, rules: RuleSet,

@@ -1,0 +1,49 @@
+"""Cards as rich text for the terminal: the suit symbol, coloured by suit, and marks.
+
+>>> from rummy21.cards import Card
+>>> cut = Jokers.from_cut(Card.parse("5S"))
+>>> [str(card_text(Card.parse(c), cut)) for c in ("5S", "5H", "6S", "KD", "JK")]
+['5♠*$', '5♥*', '6♠*$', 'K♦', 'JK*']
+>>> str(cards_text([Card.parse("5H"), Card.parse("KD")], cut, values=False))
+'5♥* K♦'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from rummy21.cards import Card
+from rummy21.jokers import Jokers
+
+_SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
+
+
+def card_text(card: Card, jokers: Jokers | None, drawn: bool = False,
+              values: bool = True) -> Text:
+    """One card; with ``jokers``, jokers marked ``*`` and (with ``values``) value cards ``$``;
+    ``drawn``: marked ``◀`` as the card just drawn."""
+    style = "bold magenta" if card.suit is None else _SUIT_STYLE[int(card.suit)]
+    text = Text(card.pretty(), style=style)
+    if jokers is not None and jokers.is_joker(card):
+        text.append("*", style="yellow")
+    if values and jokers is not None and card in jokers.value_cards:
+        text.append("$", style="green")
+    if drawn:
+        text.append("◀", style="cyan")
+    return text
+
+
+def cards_text(cards: Sequence[Card], jokers: Jokers, drawn: Card | None = None,
+               values: bool = True) -> Text:
+    """Cards separated by spaces, the first copy of ``drawn`` marked as just drawn."""
+    line = Text()
+    marked = False
+    for i, card in enumerate(cards):
+        if i:
+            line.append(" ")
+        mark = not marked and card == drawn
+        marked = marked or mark
+        line.append_text(card_text(card, jokers, mark, values))
+    return line
