@@ -728,7 +728,7 @@ class _Table:
                 if pkey & _PURITY and pure >= need:
                     new_key = _pack((*map(_CANONICAL_OF.__getitem__, _unpack(new_key)[:4]),
                                      pure, bought))
-                pool = pkey >> 64 & 255
+                pool = pkey >> _AT_POOL[0] & 255      # the four 2-bit pool fields
                 splits = _NO_SETS if setless else splits_of.get(pool)
                 if splits is None:
                     splits = splits_of[pool] = _pool_splits(
@@ -1084,7 +1084,7 @@ def _solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     quick = _greedy(counts, jokers, rules)
     if quick is not None and not quick[1].loose:
         return Solution(0, quick[1], quick[1])
-    if quick is not None and len(quick[1].loose) <= _FEW_LOOSE + 1:
+    if quick is not None and len(quick[1].loose) <= _FIT_LOOSE:
         placed = _place_spare(quick[1], jokers, rules)
         if placed is not None:
             return Solution(0, placed, placed)
@@ -1111,6 +1111,8 @@ def _solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     return Solution(best[0], table.rebuild(best[2], best[1]), None)
 
 
+_FIT_LOOSE = 2
+"""The most loose cards of the quick arrangement worth trying to fit into its groups."""
 _FEW_LOOSE = 1
 """When the quick arrangement leaves more natural cards loose than this, a solution with
 nothing loose is rare, so the sweep for one alone is skipped. On the benchmark corpora, with

@@ -50,6 +50,10 @@ def _read_line(line: str, rules: RuleSet, with_distance: bool) -> tuple[bool, st
         return False, json.dumps({"error": str(error)})
 
 
+_CHUNK = 64
+"""Lines a worker reads at a time; a batch no longer than this is read in this process."""
+
+
 def _ignore_interrupts() -> None:
     """In a worker: Ctrl-C is this process's to handle (it stops the workers), so the
     workers print no tracebacks of their own."""
@@ -76,10 +80,6 @@ def _read_lines(lines: Iterable[str], rules: RuleSet,
         if count % _CHUNK == 0:
             _settle_heap()
         yield _read_line(line, rules, with_distance)
-
-
-_CHUNK = 64
-"""Lines a worker reads at a time; a batch no longer than this is read in this process."""
 
 
 def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = False,
