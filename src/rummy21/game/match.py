@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from rummy21.game.errors import GameError, SetupError
@@ -28,6 +28,33 @@ from rummy21.game.table import Table
 from rummy21.ruleset import RuleSet
 
 CLASSIC = RuleSet()
+MAX_POINT_VALUE = Decimal(1_000_000)
+POINT_VALUE_PLACES = 4
+
+
+def parse_point_value(text: str | Decimal) -> Decimal:
+    """Money per point (RULES §7): a number from 0 to 1,000,000 with at most 4 decimal places;
+    anything else is a :class:`ValueError` saying so. Every interface reads it with this.
+
+    >>> parse_point_value(" 0.25 "), parse_point_value("1E2")
+    (Decimal('0.25'), Decimal('100'))
+    >>> parse_point_value("inf")
+    Traceback (most recent call last):
+    ...
+    ValueError: the point value is a number from 0 to 1000000, not 'inf'
+    """
+    try:
+        amount = text if isinstance(text, Decimal) else Decimal(str(text).strip())
+    except InvalidOperation:
+        raise ValueError(f"the point value is a number from 0 to 1000000, not {text!r}") from None
+    if not amount.is_finite() or not 0 <= amount <= MAX_POINT_VALUE:
+        raise ValueError(f"the point value is a number from 0 to 1000000, not {text!r}")
+    if amount != amount.quantize(Decimal(1).scaleb(-POINT_VALUE_PLACES)):
+        raise ValueError(f"the point value has at most {POINT_VALUE_PLACES} decimal places, "
+                         f"not {text!r}")
+    if amount == amount.to_integral_value():
+        return abs(amount.quantize(Decimal(1)))
+    return amount.normalize()
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from typing import Any
 from rummy21.analysis import Analysis, analyze_counts
 from rummy21.cards import Card, counts_of
 from rummy21.game.events import DropKind, EndReason
+from rummy21.game.turn import drop_points
 from rummy21.groups import Group
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DroppedValue, RuleSet
@@ -182,9 +183,8 @@ def settle(rules: RuleSet, jokers: Jokers, dealer: int, reason: EndReason, winne
         if s.standing is Standing.WRONG:
             penalty[s.seat], rule[s.seat] = rules.wrong_declaration, "wrong_declaration"
         elif s.standing is Standing.DROPPED:
-            first = s.drop is DropKind.FIRST
-            penalty[s.seat] = rules.first_drop if first else rules.middle_drop
-            rule[s.seat] = "first_drop" if first else "middle_drop"
+            kind = s.drop or DropKind.MIDDLE
+            penalty[s.seat], rule[s.seat] = drop_points(kind, rules), f"{kind.value}_drop"
         else:
             found = analysis_of(s).penalty
             penalty[s.seat], rule[s.seat] = found.points, found.rule

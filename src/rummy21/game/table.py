@@ -38,6 +38,7 @@ from rummy21.game.events import (DealEnded, DealStarted, Declared, Discarded, Dr
                                   Drew, EndReason, Event, Reshuffled, TimedOut)
 from rummy21.game.log import load_log
 from rummy21.game.settlement import SeatEnd, Settlement, Standing, settle
+from rummy21.game.turn import drop_cost, drop_kind, drop_points, kept_after_taking, why_not_take
 from rummy21.game.view import OpenCard, Phase, PublicEvent, SeatInfo, View, public_event
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
@@ -206,13 +207,13 @@ class Table:
 
     def _blocked(self) -> Card | None:
         """The card that may not leave the hand this turn (just taken from the open pile)."""
-        if self._drawn_from is Source.OPEN and not self._rules.discard_taken_card:
-            return self._drawn
+        if self._drawn_from is Source.OPEN and self._drawn is not None:
+            return kept_after_taking(self._drawn, self._rules)
         return None
 
     def _check_release(self, card: Card, verb: str) -> None:
         if not self._hands[self._turn][card.index]:
-            raise IllegalActionError(f"seat {self._turn} holds no {card}")
+            raise IllegalActionError(f"you hold no {card}")
         if card == self._blocked():
             raise IllegalActionError(f"{card} was just taken from the open pile: "
                                      f"it cannot be {verb} this turn")
@@ -220,9 +221,9 @@ class Table:
     # --------------------------------------------------------------- draw
     def verify_draw(self, source: Source | str = Source.STOCK, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless the player in turn may draw from ``source``."""
-        actor = self._actor(seat)
+        self._actor(seat)
         if self._phase is not Phase.DRAW:
-            raise IllegalActionError(f"seat {actor} has drawn already: discard or declare")
+            raise IllegalActionError("you have drawn already: discard or declare")
         try:
             where = Source(source)
         except ValueError:
@@ -230,10 +231,10 @@ class Table:
         if where is Source.OPEN:
             if not self._open:
                 raise IllegalActionError("the open pile is empty")
-            card, by = self._open[-1].card, self._open[-1].discarded_by
-            if by is not None and not self._rules.joker_pickup and self._jokers.is_joker(card):
-                raise IllegalActionError(f"{card} is a joker discarded by seat {by}: "
-                                         "a discarded joker cannot be taken from the open pile")
+            top = self._open[-1]
+            why = why_not_take(top.card, top.discarded_by, self._jokers, self._rules)
+            if why is not None:
+                raise IllegalActionError(why)
 
     def can_draw(self, source: Source | str = Source.STOCK, seat: int | None = None) -> bool:
         try:
@@ -401,9 +402,8 @@ class Table:
 
     def _drop(self, forced: bool) -> Dropped:
         seat = self._turn
-        first = self._played[seat] == 0 and not forced
-        kind = DropKind.FIRST if first else DropKind.MIDDLE
-        points = self._rules.first_drop if first else self._rules.middle_drop
+        kind = drop_kind(self._played[seat], forced)
+        points = drop_points(kind, self._rules)
         self._out[seat] = _cards(self._hands[seat])
         self._hands[seat] = [0] * TYPE_COUNT
         self._sizes[seat] = 0
@@ -567,7 +567,10 @@ class Table:
                                  self._played[s], self._timeouts[s])
                         for s in range(self._players)),
             history=tuple(self._public), turns=self._turns,
-            scores=self.scores)
+            scores=self.scores,
+            blocked=self._blocked() if own_turn else None,
+            can_take_open=seat == self._turn and self.can_draw(Source.OPEN),
+            drop_cost=drop_cost(self._played[seat], self._rules))
 
     # --------------------------------------------------------------- replay
     @classmethod

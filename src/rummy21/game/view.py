@@ -123,6 +123,13 @@ class View:
     """Turns completed in this deal."""
     scores: tuple[int, ...] | None
     """Deal scores, once the deal is over."""
+    blocked: Card | None = None
+    """During own turn, after taking from the open pile: the card that may not be discarded
+    or finished this turn (RULES §6.2)."""
+    can_take_open: bool = False
+    """Whether this seat may take the open card now (its turn, before drawing, RULES §6.1)."""
+    drop_cost: int = 0
+    """What dropping at this seat's next chance costs (a first or a middle drop, RULES §7)."""
 
     @property
     def cut(self) -> Card:
@@ -135,6 +142,19 @@ class View:
     @property
     def my_turn(self) -> bool:
         return self.turn == self.seat
+
+    def may_release(self, card: Card) -> bool:
+        """Whether ``card`` may be discarded or finished now (held, after drawing, not the
+        card just taken from the open pile)."""
+        return (self.my_turn and self.phase is Phase.DISCARD and card in self.hand
+                and card != self.blocked)
+
+    @property
+    def releasable(self) -> tuple[Card, ...]:
+        """The distinct cards that may be discarded or finished now, in canonical order."""
+        if not self.my_turn or self.phase is not Phase.DISCARD:
+            return ()
+        return tuple(sorted({c for c in self.hand if c != self.blocked}))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -153,4 +173,6 @@ class View:
             "history": [e.to_dict() for e in self.history],
             "turns": self.turns,
             "scores": None if self.scores is None else list(self.scores),
+            "blocked": None if self.blocked is None else str(self.blocked),
+            "can_take_open": self.can_take_open, "drop_cost": self.drop_cost,
         }
