@@ -13,7 +13,7 @@ LAYERS = [
     {"jokers"},
     {"groups", "handgen"},
     {"solver"},
-    {"analysis", "distance"},
+    {"analysis", "distance", "suggest"},
     {"game"},
     {"bots"},
     {"server", "env"},

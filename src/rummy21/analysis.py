@@ -100,8 +100,16 @@ def as_cards(cards: Sequence[Card] | str | Iterable[str]) -> list[Card]:
 
 
 def analyze(cards: Sequence[Card] | str | Iterable[str], cut: Card | str,
-            rules: RuleSet = CLASSIC) -> Analysis:
-    """Analyse 21 cards, or 22 cards choosing the card to put aside (RULES §8)."""
+            rules: RuleSet = CLASSIC, keep: Card | str | None = None) -> Analysis:
+    """Analyse 21 cards, or 22 cards choosing the card to put aside (RULES §8).
+
+    ``keep`` is a card of the 22 that may not be put aside (the card just taken from the open
+    pile, RULES §6.2: a game passes ``view.blocked``).
+
+    >>> hand = "7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH"
+    >>> str(analyze(hand, "7D").discard), str(analyze(hand, "7D", keep="KH").discard)
+    ('KH', '4C')
+    """
     hand = as_cards(cards)
     jokers = Jokers.from_cut(cut)
     check_copies(hand, rules.printed_jokers)
@@ -109,11 +117,15 @@ def analyze(cards: Sequence[Card] | str | Iterable[str], cut: Card | str,
     if len(hand) == size:
         return analyze_counts(counts_of(hand), jokers, rules)
     if len(hand) == size + 1:
-        return _analyze_with_discard(hand, jokers, rules)
+        kept = None if keep is None else keep if isinstance(keep, Card) else Card.parse(keep)
+        if kept is not None and kept not in hand:
+            raise HandError(f"the card to keep, {kept}, is not in the hand")
+        return _analyze_with_discard(hand, jokers, rules, kept)
     raise HandError(f"a hand has {size} cards ({size + 1} with the drawn card), not {len(hand)}")
 
 
-def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet) -> Analysis:
+def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet,
+                          keep: Card | None = None) -> Analysis:
     """Try every distinct card as the one put aside (RULES §8) and keep the best reading.
 
     Candidates are tried high cards first, and each later one is only solved as far as it
@@ -121,7 +133,8 @@ def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet) -> A
     """
     counts = counts_of(hand)
     mask = jokers.joker_mask
-    order = sorted((i for i in range(TYPE_COUNT) if counts[i]),
+    kept = -1 if keep is None else keep.index
+    order = sorted((i for i in range(TYPE_COUNT) if counts[i] and i != kept),
                    key=lambda i: (mask[i], -ALL_CARDS[i].points, i))
     best: tuple[tuple[bool, int, int, int], Analysis] | None = None
     cards = _cards_of(counts)
@@ -252,19 +265,19 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         first = options[0]
         if first == "A":
             assert solution.option_a is not None
-            groups, loose = _groups(solution.option_a, jokers, rules)
+            groups, loose = shown_groups(solution.option_a, jokers, rules)
             if solution.option_a is solution.pure_arrangement:
                 shown = groups, loose
         elif first == "B":
             groups = tuple(classify([ALL_CARDS[i]] * 3, jokers, rules)
                            for i in tunnela_types for _ in range(counts[i] // 3))
-            loose = _rest(cards, groups)
+            loose = cards_outside(cards, groups)
         elif first == "C":
-            groups = _dublees(counts)
-            loose = _rest(cards, groups)
+            groups = dublee_groups(counts)
+            loose = cards_outside(cards, groups)
         else:
             groups = (Group(GroupKind.JOKER_GROUP, tuple(joker_cards), tuple(joker_cards)),)
-            loose = _rest(cards, groups)
+            loose = cards_outside(cards, groups)
     penalty = _penalty(cards, counts, full, dublee, solution.pure_save,
                        solution.pure_arrangement, jokers, rules, shown)
     cut, upper, lower = jokers.value_counts(cards)
@@ -288,7 +301,7 @@ def _by_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> dict[st
 def _saves(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, int | None, int]:
     """(full count, dublee save or ``None``, the lower of them): a pure save above that last
     one could never be the penalty."""
-    full, dublee = _full_count(counts, jokers), _dublee_save(counts, jokers, rules)
+    full, dublee = _full_count(counts, jokers), dublee_save(counts, jokers, rules)
     return full, dublee, full if dublee is None else min(full, dublee)
 
 
@@ -297,7 +310,7 @@ def _full_count(counts: Sequence[int], jokers: Jokers) -> int:
     return sum(n * ALL_CARDS[i].points for i, n in enumerate(counts) if n and not mask[i])
 
 
-def _dublee_save(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> int | None:
+def dublee_save(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> int | None:
     """The dublee save (RULES §7), or ``None`` when the hand holds too few dublees."""
     if sum(n // 2 for n in counts) < rules.dublee_save_min:
         return None
@@ -321,10 +334,10 @@ def _penalty(cards: list[Card], counts: Sequence[int], full: int, dublee: int | 
     loose: tuple[Card, ...] = tuple(cards)
     if rule == "pure_save":
         assert arrangement is not None
-        groups, loose = shown or _groups(arrangement, jokers, rules)
+        groups, loose = shown or shown_groups(arrangement, jokers, rules)
     elif rule == "dublee_save":
-        groups = _dublees(counts)
-        loose = _rest(cards, groups)
+        groups = dublee_groups(counts)
+        loose = cards_outside(cards, groups)
     return Penalty(min(uncapped, rules.full_count_cap), rule, groups, loose, uncapped)
 
 
@@ -332,8 +345,8 @@ _SHOWN_ORDER = {GroupKind.PURE_SEQUENCE: 0, GroupKind.TUNNELA: 1, GroupKind.IMPU
                 GroupKind.SET: 3, GroupKind.JOKER_GROUP: 4, GroupKind.DUBLEE: 5}
 
 
-def _groups(arrangement: Arrangement, jokers: Jokers,
-            rules: RuleSet) -> tuple[tuple[Group, ...], tuple[Card, ...]]:
+def shown_groups(arrangement: Arrangement, jokers: Jokers,
+                 rules: RuleSet) -> tuple[tuple[Group, ...], tuple[Card, ...]]:
     """The solver's groups, each checked and named by the rules (:func:`classify`), in the
     order they are shown."""
     built = tuple(classify(cards, jokers, rules) for _, cards in arrangement.groups)
@@ -341,12 +354,14 @@ def _groups(arrangement: Arrangement, jokers: Jokers,
     return ordered, tuple(sorted(arrangement.loose))
 
 
-def _dublees(counts: Sequence[int]) -> tuple[Group, ...]:
+def dublee_groups(counts: Sequence[int]) -> tuple[Group, ...]:
+    """One dublee for every two identical cards (three identical cards give one)."""
     return tuple(Group(GroupKind.DUBLEE, (ALL_CARDS[i], ALL_CARDS[i]))
                  for i, n in enumerate(counts) for _ in range(n // 2))
 
 
-def _rest(cards: list[Card], groups: tuple[Group, ...]) -> tuple[Card, ...]:
+def cards_outside(cards: list[Card], groups: tuple[Group, ...]) -> tuple[Card, ...]:
+    """The ``cards`` that are in none of ``groups`` (which hold only cards of ``cards``)."""
     left = counts_of(cards)
     for group in groups:
         for card in group.cards:

@@ -24,6 +24,7 @@ from rummy21.bots.evaluate import Reading, penalty_after
 from rummy21.cards import TYPE_COUNT, Card, counts_of
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.settlement import Standing
+from rummy21.game.turn import kept_after_taking
 from rummy21.game.view import View
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
@@ -109,8 +110,7 @@ class GreedyBot:
         self.hopeless_points = hopeless_points
 
     def _should_drop(self, view: View, counts: list[int], now: Reading) -> bool:
-        me = view.seats[view.seat]
-        cost = view.rules.first_drop if me.played == 0 else view.rules.middle_drop
+        cost = view.drop_cost
         if now.pure or now.points < self.hopeless_points:
             return False
         if pure_runs(counts) or sum(n for i, n in enumerate(counts)
@@ -129,16 +129,13 @@ class GreedyBot:
             if Drop() in legal_actions and self._should_drop(view, counts, now):
                 return Drop()
             top = view.top
-            if top is not None and Draw(Source.OPEN) in legal_actions:
+            if top is not None and view.can_take_open:
                 counts[top.card.index] += 1
-                blocked = None if rules.discard_taken_card else top.card
-                after = best_release(counts, blocked, jokers, rules)
+                after = best_release(counts, kept_after_taking(top.card, rules), jokers, rules)
                 if after.declare or after.reading.points < now.points:
                     return Draw(Source.OPEN)
             return Draw(Source.STOCK)
-        blocked = view.drawn if view.drawn_from is Source.OPEN \
-            and not rules.discard_taken_card else None
-        release = best_release(counts, blocked, jokers, rules)
+        release = best_release(counts, view.blocked, jokers, rules)
         action: Action = Declare(release.card) if release.declare else Discard(release.card)
         if action in legal_actions:
             return action

@@ -1,0 +1,152 @@
+"""The coach: what one seat is told about its own hand, from its :class:`View` alone.
+
+Every hint a player sees — where to draw, the best discard, "you can declare: finish with X",
+the arrangement shown and auto-selected — comes from :func:`advise`, and only ever names a
+move the table would accept: the cards it may release come from the view (``view.blocked``
+is never one of them), and "take the open card" is offered only when ``view.can_take_open``.
+The browser table and the terminal game both ask it; neither works advice out itself.
+
+How it ranks a card to let go of the 22 (discard, or finish a declaration with):
+
+* a card whose 21 others are a valid declaration first, keeping the most value points;
+* else the lowest penalty the 21 others would pay (RULES §7), then the fewest points they
+  leave loose as laid out by :mod:`rummy21.suggest` (early in a deal every penalty is the
+  capped full count, and this is what tells a loose King from a King in a set), then a
+  non-joker, then the higher-point card, then the earliest in canonical order.
+
+Taking the open card is advised when the best hand after it ranks better in the same terms
+than the hand now.
+
+>>> from rummy21.game import Table
+>>> table = Table(players=2, seed=2)
+>>> advice = advise(table.view(0))
+>>> advice.draw.value, advice.release is None, len(advice.layout.groups) > 0
+('open', True, True)
+>>> _ = table.draw("open")
+>>> advice = advise(table.view(0))
+>>> advice.release != table.view(0).blocked and table.can_discard(advice.release)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rummy21.analysis import Analysis, analyze_counts
+from rummy21.cards import ALL_CARDS, Card, counts_of
+from rummy21.game.actions import Source
+from rummy21.game.turn import kept_after_taking
+from rummy21.game.view import Phase, View
+from rummy21.groups import Group
+from rummy21.jokers import Jokers
+from rummy21.ruleset import RuleSet
+from rummy21.suggest import Route, Suggestion, suggest_counts
+
+_Rank = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """What the coach says to one seat now."""
+
+    analysis: Analysis
+    """The reading of the 21 cards the layout shows: validity, penalty and its rule, value."""
+    layout: Suggestion
+    """The cards arranged to be shown: the arrangement proving a valid hand, else the best
+    groups (:func:`rummy21.suggest.suggest`). After drawing: the 21 cards kept."""
+    release: Card | None = None
+    """After drawing: the card to discard, or to finish with when ``declare``."""
+    declare: bool = False
+    """Whether finishing with ``release`` is a valid declaration."""
+    draw: Source | None = None
+    """Before drawing, in the seat's turn: where to draw from."""
+    gain: int = 0
+    """Before drawing: how much taking the open card lowers the penalty (0 if it does not)."""
+
+
+def advise(view: View) -> Advice:
+    """The advice for ``view.seat`` (see the module docstring); :class:`ValueError` if the
+    seat holds no hand (it dropped, or the deal is over for it)."""
+    jokers, rules = view.jokers, view.rules
+    if len(view.hand) not in (rules.hand_size, rules.hand_size + 1):
+        raise ValueError("there is no hand to advise on")
+    counts = tuple(counts_of(view.hand))
+    if view.my_turn and view.phase is Phase.DISCARD:
+        card, rank = _best_release(counts, view.blocked, jokers, rules)
+        kept = _minus(counts, card)
+        return Advice(_analysis(kept, jokers, rules), _layout(kept, jokers, rules), card,
+                      rank[0] == 0)
+    analysis = _analysis(counts, jokers, rules)
+    layout = _layout(counts, jokers, rules)
+    if not (view.my_turn and view.phase is Phase.DRAW):
+        return Advice(analysis, layout)
+    top = view.top
+    if top is not None and view.can_take_open:
+        taken = _plus(counts, top.card)
+        card, after = _best_release(taken, kept_after_taking(top.card, rules), jokers, rules)
+        if after < _rank_kept(counts, jokers, rules):
+            return Advice(analysis, layout, draw=Source.OPEN,
+                          gain=max(0, analysis.penalty.points - after[1]))
+    return Advice(analysis, layout, draw=Source.STOCK)
+
+
+def _best_release(counts: tuple[int, ...], blocked: Card | None, jokers: Jokers,
+                  rules: RuleSet) -> tuple[Card, _Rank]:
+    """The card to let go of ``counts`` (22 cards) and the rank of the 21 it keeps."""
+    candidates = [ALL_CARDS[i] for i, n in enumerate(counts)
+                  if n and (blocked is None or i != blocked.index)]
+    readings = {c: _analysis(_minus(counts, c), jokers, rules) for c in candidates}
+    first = min((not a.valid, a.penalty.points) for a in readings.values())
+    best: tuple[_Rank, Card] | None = None
+    for card, reading in readings.items():
+        if (not reading.valid, reading.penalty.points) != first:
+            continue
+        if reading.valid:
+            rank: _Rank = (0, 0, -reading.value.points, card.index)
+        else:
+            loose = _layout(_minus(counts, card), jokers, rules).loose_points
+            rank = (1, reading.penalty.points, loose, jokers.is_joker(card), -card.points,
+                    card.index)
+        if best is None or rank < best[0]:
+            best = (rank, card)
+    assert best is not None
+    return best[1], best[0]
+
+
+def _rank_kept(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> _Rank:
+    """The rank of a 21-card hand kept as it is (comparable with :func:`_best_release`'s)."""
+    reading = _analysis(counts, jokers, rules)
+    if reading.valid:
+        return (0, 0, -reading.value.points)
+    return (1, reading.penalty.points, _layout(counts, jokers, rules).loose_points)
+
+
+@lru_cache(maxsize=8192)
+def _analysis(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Analysis:
+    return analyze_counts(counts, jokers, rules)
+
+
+def _layout(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Suggestion:
+    """A valid hand as its proof; any other as its best groups."""
+    if sum(counts) == rules.hand_size:
+        reading = _analysis(counts, jokers, rules)
+        if reading.valid:
+            groups: tuple[Group, ...] = reading.groups
+            return Suggestion(groups, reading.loose,
+                              sum(jokers.points(c) for c in reading.loose),
+                              sum(g.is_pure for g in groups),
+                              Route.DUBLEES if reading.options[0] == "C" else Route.GROUPS)
+    return suggest_counts(counts, jokers, rules)
+
+
+def _minus(counts: tuple[int, ...], card: Card) -> tuple[int, ...]:
+    out = list(counts)
+    out[card.index] -= 1
+    return tuple(out)
+
+
+def _plus(counts: tuple[int, ...], card: Card) -> tuple[int, ...]:
+    out = list(counts)
+    out[card.index] += 1
+    return tuple(out)
