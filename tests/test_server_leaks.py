@@ -22,6 +22,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from rummy21.game import Table  # noqa: E402
 from rummy21.game.view import public_event  # noqa: E402
+from rummy21.server.present import jokers_dict  # noqa: E402
 from test_server_helpers import Seat, card_tokens, create_table, make_app  # noqa: E402
 
 FORBIDDEN_KEYS = {"stock", "shoe", "seed", "token", "token_hash", "hands", "log"}
@@ -128,6 +129,9 @@ def test_no_message_reveals_another_hand_or_the_stock(tmp_path: Path) -> None:
                 assert Counter(message["deal"]["hand"]) == Counter(own)
             public = {str(c) for c in (table.cut, *table.jokers.value_cards,
                                        table.jokers.upper, table.jokers.lower)}
+            # Every card the cut makes a joker is public (the page is told which cards are
+            # jokers: it does not work that rule out itself).
+            public |= set(jokers_dict(table.jokers)["joker_cards"])
             for event in table.log:
                 shown = public_event(event)
                 if shown.card is not None:

@@ -75,10 +75,10 @@ def advise(view: View) -> Advice:
     if view.my_turn and view.phase is Phase.DISCARD:
         card, rank = _best_release(counts, view.blocked, jokers, rules)
         kept = _minus(counts, card)
-        return Advice(_analysis(kept, jokers, rules), _layout(kept, jokers, rules), card,
+        return Advice(_analysis(kept, jokers, rules), layout_of(kept, jokers, rules), card,
                       rank[0] == 0)
     analysis = _analysis(counts, jokers, rules)
-    layout = _layout(counts, jokers, rules)
+    layout = layout_of(counts, jokers, rules)
     if not (view.my_turn and view.phase is Phase.DRAW):
         return Advice(analysis, layout)
     top = view.top
@@ -105,7 +105,7 @@ def _best_release(counts: tuple[int, ...], blocked: Card | None, jokers: Jokers,
         if reading.valid:
             rank: _Rank = (0, 0, -reading.value.points, card.index)
         else:
-            loose = _layout(_minus(counts, card), jokers, rules).loose_points
+            loose = layout_of(_minus(counts, card), jokers, rules).loose_points
             rank = (1, reading.penalty.points, loose, jokers.is_joker(card), -card.points,
                     card.index)
         if best is None or rank < best[0]:
@@ -119,7 +119,7 @@ def _rank_kept(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> _Rank
     reading = _analysis(counts, jokers, rules)
     if reading.valid:
         return (0, 0, -reading.value.points)
-    return (1, reading.penalty.points, _layout(counts, jokers, rules).loose_points)
+    return (1, reading.penalty.points, layout_of(counts, jokers, rules).loose_points)
 
 
 @lru_cache(maxsize=8192)
@@ -127,8 +127,9 @@ def _analysis(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Analys
     return analyze_counts(counts, jokers, rules)
 
 
-def _layout(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Suggestion:
-    """A valid hand as its proof; any other as its best groups."""
+def layout_of(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Suggestion:
+    """How to show the cards ``counts``: a valid hand as the arrangement proving it, any other
+    as its best groups (:func:`rummy21.suggest.suggest_counts`)."""
     if sum(counts) == rules.hand_size:
         reading = _analysis(counts, jokers, rules)
         if reading.valid:

@@ -326,36 +326,26 @@ async def _handle(room: Room, seat: int, conn: Connection, msg: Any) -> None:
     await room.act(seat, to_action(msg), conn, msg_id)
 
 
-def _take(hand: list[Card], groups: list[list[Card]], what: str) -> list[Card]:
-    rest = list(hand)
-    for group in groups:
-        for card in group:
-            if card not in rest:
-                raise CardError(f"{what} shows {card}, which is not in your hand")
-            rest.remove(card)
-    return rest
-
-
 async def _read(room: Room, seat: int, conn: Connection,
                 msg: GroupsMsg | ArrangeMsg | CheckDeclareMsg) -> None:
     """Questions about the player's own hand: nothing changes, nobody else is told."""
     hand, table = room.hand_of(seat)
     jokers, rules, version = table.jokers, table.rules, room.version
+    holds_hand = len(hand) in (rules.hand_size, rules.hand_size + 1)
     reply: dict[str, Any]
     run: Callable[..., Awaitable[Any]] = asyncio.to_thread
     if isinstance(msg, GroupsMsg):
         groups = groups_of(msg.groups)
-        _take(hand, groups, "the layout")
-        reading = await run(present.read_hand, hand, jokers, rules) \
-            if len(hand) in (rules.hand_size, rules.hand_size + 1) else None
+        present.cards_outside(hand, groups, "the layout")
+        reading = await run(present.reading, table.view(seat)) if holds_hand else None
         reply = {"type": "groups", "labels": present.label_groups(groups, jokers, rules),
                  "reading": reading, "hand": [str(c) for c in hand]}
     elif isinstance(msg, ArrangeMsg):
-        if len(hand) not in (rules.hand_size, rules.hand_size + 1):
+        if not holds_hand:
             raise RoomError("not_playing", "you hold no cards to arrange")
-        reading = await run(present.read_hand, hand, jokers, rules)
-        reply = {"type": "arranged", "groups": reading["groups"], "loose": reading["loose"],
-                 "discard": reading["discard"], "reading": reading}
+        keep = groups_of(msg.keep or [])
+        arranged = await run(present.arrangement, table.view(seat), keep)
+        reply = {"type": "arranged", **arranged}
     else:
         finish = Card.parse(msg.card)
         if table.over or table.turn != seat:

@@ -17,19 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
-from rummy21.analysis import analyze, analyze_counts, check_layout
-from rummy21.cards import Card, CardError, counts_of
-from rummy21.game.actions import Source
+from rummy21.analysis import check_layout
+from rummy21.bots.advice import advise, layout_of
+from rummy21.cards import ALL_CARDS, Card, CardError, counts_of
 from rummy21.game.events import Declared
 from rummy21.game.settlement import Settlement, Standing
 from rummy21.game.table import Table
-from rummy21.game.view import PublicEvent
-from rummy21.groups import GroupKind, classify, explain
+from rummy21.game.view import Phase, PublicEvent, View
+from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
+from rummy21.solver import max_pure_groups
+from rummy21.suggest import suggest_counts
 
 #: How many of the latest public events and open-pile cards a state message carries.
 HISTORY_TAIL = 40
@@ -50,9 +51,12 @@ def cards_text(cards: Sequence[Card]) -> list[str]:
 
 
 def jokers_dict(jokers: Jokers) -> dict[str, Any]:
-    """The cut card and what it makes wild, as the page needs it to mark cards."""
+    """The cut card and what it makes wild, as the page needs it to mark cards: the page asks
+    these lists, it never works out a joker or a value card itself."""
     return {**jokers.to_dict(), "cut_role": str(jokers.cut_role),
-            "value_cards": cards_text(jokers.value_cards)}
+            "value_cards": cards_text(jokers.value_cards),
+            "joker_cards": [str(ALL_CARDS[i]) for i, wild in enumerate(jokers.joker_mask)
+                            if wild]}
 
 
 def rules_dict(rules: RuleSet) -> dict[str, Any]:
@@ -70,27 +74,20 @@ def _event(event: PublicEvent) -> dict[str, Any]:
 def deal_view(table: Table, seat: int) -> dict[str, Any]:
     """``seat``'s view of the deal in progress (or just ended), from ``table.view(seat)``."""
     view = table.view(seat)
-    rules = view.rules
-    me = view.seats[seat]
-    blocked = view.drawn if view.drawn_from is Source.OPEN and not rules.discard_taken_card \
-        else None
-    top = view.top
-    can_take_open = view.my_turn and view.phase.value == "draw" and top is not None and (
-        top.discarded_by is None or rules.joker_pickup or not view.jokers.is_joker(top.card))
     return {
         "seat": seat, "players": view.players, "dealer": view.dealer,
         "turn": view.turn, "phase": view.phase.value, "my_turn": view.my_turn,
         "hand": cards_text(view.hand),
         "drawn": None if view.drawn is None else str(view.drawn),
         "drawn_from": None if view.drawn_from is None else view.drawn_from.value,
-        "blocked": None if blocked is None else str(blocked),
+        "blocked": None if view.blocked is None else str(view.blocked),
         "stock_size": view.stock_size,
         "open_count": len(view.open_pile),
         "open_pile": [{"card": str(o.card), "by": o.discarded_by}
                       for o in view.open_pile[-OPEN_TAIL:]],
-        "can_take_open": bool(can_take_open),
+        "can_take_open": view.can_take_open,
         "jokers": jokers_dict(view.jokers),
-        "rules": rules_dict(rules),
+        "rules": rules_dict(view.rules),
         "seats": [{"seat": s.seat, "cards": s.cards, "standing": s.standing.value,
                    "drop": s.drop.value if s.drop else None, "played": s.played,
                    "timeouts": s.timeouts} for s in view.seats],
@@ -98,7 +95,7 @@ def deal_view(table: Table, seat: int) -> dict[str, Any]:
         "events": len(view.history),
         "turns": view.turns,
         "scores": None if view.scores is None else list(view.scores),
-        "drop_cost": rules.first_drop if me.played == 0 else rules.middle_drop,
+        "drop_cost": view.drop_cost,
     }
 
 
@@ -119,6 +116,20 @@ def result_view(table: Table, number: int, seat: int | None, point_value: Decima
                            names, finish_card(table))
 
 
+def hand_shown(standing: Standing, seat: int, viewer: int | None) -> bool:
+    """Whether ``viewer`` (``None``: a spectator) sees ``seat``'s hand once the deal is over.
+
+    Every hand is laid out at the end, except a dropped one: it stays folded face down for
+    everyone but its own player. The live result and the history replay both ask this.
+
+    >>> hand_shown(Standing.DROPPED, 1, 1), hand_shown(Standing.DROPPED, 1, 0)
+    (True, False)
+    >>> hand_shown(Standing.WRONG, 1, None), hand_shown(Standing.DROPPED, 1, None)
+    (True, False)
+    """
+    return standing is not Standing.DROPPED or seat == viewer
+
+
 def settlement_dict(settlement: Settlement, jokers: Jokers, rules: RuleSet, number: int,
                     seat: int | None, point_value: Decimal, names: Sequence[str],
                     finish: Card | None) -> dict[str, Any]:
@@ -131,10 +142,8 @@ def settlement_dict(settlement: Settlement, jokers: Jokers, rules: RuleSet, numb
                           "cards": cards_text(g.cards)} for g in s.groups]
         if s.seat == settlement.winner and not s.groups and len(s.cards) == rules.hand_size:
             # The last player left never declared: lay its hand out as the solver would.
-            shown = read_hand(s.cards, jokers, rules)
-            row["groups"], row["loose"] = shown["groups"], shown["loose"]
-        if s.standing is Standing.DROPPED and s.seat != seat:
-            # A dropped hand is folded face down: nobody else sees it.
+            row["groups"], row["loose"] = hand_layout(s.cards, jokers, rules)
+        if not hand_shown(s.standing, s.seat, seat):
             row["cards"], row["loose"], row["groups"] = [], [], []
             row["hidden"] = True
         seats.append(row)
@@ -169,45 +178,96 @@ def label_groups(groups: Sequence[Sequence[Card]], jokers: Jokers,
     return out
 
 
-@lru_cache(maxsize=4096)
-def _reading(counts: tuple[int, ...], cut: Card, rules: RuleSet) -> dict[str, Any]:
-    cards = [Card(i) for i, n in enumerate(counts) for _ in range(n)]
-    jokers = Jokers.from_cut(cut)
-    if len(cards) == rules.hand_size:
-        analysis = analyze_counts(counts, jokers, rules)
-        discard = None
-    else:
-        analysis = analyze(cards, cut, rules)
-        discard = analysis.discard
-    penalty = analysis.penalty
-    if analysis.valid and analysis.options[0] == "A":
-        groups, loose = analysis.groups, analysis.loose
-    else:
-        groups, loose = penalty.groups, penalty.loose
+def group_dict(group: Group) -> dict[str, Any]:
+    return {"kind": group.kind.value, "label": KIND_LABELS[group.kind], "pure": group.is_pure,
+            "cards": cards_text(group.cards)}
+
+
+def reading(view: View) -> dict[str, Any]:
+    """What the page shows beside the hand, from the coach (:func:`rummy21.bots.advice.advise`):
+    the hand laid out, the real penalty and why, value cards, and the advised move — which is
+    never one the table would refuse. :class:`ValueError` if the seat holds no hand.
+
+    ``penalty``/``rule``/``uncapped``/``cap`` are what the 21 cards shown would pay if another
+    player declared now; ``pure_groups`` (of ``pure_needed``) and ``dublees`` (of
+    ``dublee_save_min``) say why a save does or does not apply. After drawing, ``discard`` is
+    the card to let go (``declare``: finishing with it is valid); before drawing in turn,
+    ``draw`` is where to draw from and ``gain`` how much the open card lowers the penalty.
+
+    >>> from rummy21.game import Table
+    >>> r = reading(Table(players=2, seed=2).view(0))
+    >>> r["cards"], r["draw"], r["rule"], r["pure_needed"], len(r["groups"]) > 0
+    (21, 'open', 'full_count', 3, True)
+    """
+    rules = view.rules
+    advice = advise(view)
+    analysis = advice.analysis
+    counts = counts_of(analysis.cards)
+    layout = advice.layout
     return {
-        "cards": len(cards), "penalty": penalty.points, "rule": penalty.rule,
-        "valid": analysis.valid, "options": list(analysis.options),
+        "cards": len(view.hand), "valid": analysis.valid, "options": list(analysis.options),
+        "penalty": analysis.penalty.points, "rule": analysis.penalty.rule,
+        "uncapped": analysis.penalty.uncapped, "cap": rules.full_count_cap,
+        "pure_groups": min(max_pure_groups(counts), rules.pure_groups_needed),
+        "pure_needed": rules.pure_groups_needed,
+        "dublees": sum(n // 2 for n in counts), "dublee_save_min": rules.dublee_save_min,
         "value": analysis.value.to_dict(),
-        "discard": None if discard is None else str(discard),
-        "groups": [{"kind": g.kind.value, "label": KIND_LABELS[g.kind],
-                    "cards": cards_text(g.cards)} for g in groups],
-        "loose": cards_text(loose),
+        "discard": None if advice.release is None else str(advice.release),
+        "declare": advice.declare,
+        "draw": None if advice.draw is None else advice.draw.value, "gain": advice.gain,
+        "groups": [group_dict(g) for g in layout.groups], "loose": cards_text(layout.loose),
+        "loose_points": layout.loose_points, "route": layout.route,
     }
 
 
-def read_hand(cards: Sequence[Card], jokers: Jokers, rules: RuleSet) -> dict[str, Any]:
-    """Penalty, validity, value points and the solver's arrangement of 21 or 22 cards.
+def arrangement(view: View, keep: Sequence[Sequence[Card]] = ()) -> dict[str, Any]:
+    """The layout to put the seat's cards in: the whole hand as :func:`reading` shows it, or,
+    with ``keep`` (groups the player built and keeps), only the other cards. After drawing,
+    ``discard`` is the advised card to let go when it is among those cards. ``reading`` is
+    the whole hand's :func:`reading`.
 
-    With 22 cards (after drawing) it reads the 21 left after the best card to put aside
-    (RULES §8), which it names as ``discard`` and leaves out of the groups.
+    Raises :class:`CardError` if ``keep`` shows cards the seat does not hold.
+    """
+    read = reading(view)
+    if not keep:
+        return {"groups": read["groups"], "loose": read["loose"], "discard": read["discard"],
+                "keep": [], "reading": read}
+    rest = cards_outside(list(view.hand), keep, "your groups")
+    discard = None
+    if view.my_turn and view.phase is Phase.DISCARD:
+        advised = read["discard"]
+        if advised is not None and Card.parse(advised) in rest:
+            rest.remove(Card.parse(advised))
+            discard = advised
+    layout = suggest_counts(counts_of(rest), view.jokers, view.rules) if rest else None
+    return {"groups": [] if layout is None else [group_dict(g) for g in layout.groups],
+            "loose": [] if layout is None else cards_text(layout.loose), "discard": discard,
+            "keep": [cards_text(g) for g in keep], "reading": read}
+
+
+def cards_outside(hand: Sequence[Card], groups: Sequence[Sequence[Card]],
+                  what: str) -> list[Card]:
+    """The cards of ``hand`` not in ``groups``; :class:`CardError` naming a card of
+    ``groups`` that the hand does not hold (``what`` names the groups in the message).
 
     >>> from rummy21.cards import parse_cards
-    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
-    >>> r = read_hand(hand, Jokers.from_cut(Card.parse("7D")), RuleSet())
-    >>> r["valid"], r["penalty"], r["rule"], len(r["groups"]), r["loose"]
-    (True, 0, 'pure_save', 7, [])
+    >>> cards_outside(parse_cards("2S 3S 4S 9H"), [parse_cards("2S 3S 4S")], "the layout")
+    [Card('9H')]
     """
-    return _reading(tuple(counts_of(cards)), jokers.cut, rules)
+    rest = list(hand)
+    for group in groups:
+        for card in group:
+            if card not in rest:
+                raise CardError(f"{what} shows {card}, which is not in your hand")
+            rest.remove(card)
+    return rest
+
+
+def hand_layout(cards: Sequence[Card], jokers: Jokers,
+                rules: RuleSet) -> tuple[list[dict[str, Any]], list[str]]:
+    """A hand laid out as the coach shows it: (groups, loose cards)."""
+    layout = layout_of(tuple(counts_of(cards)), jokers, rules)
+    return [group_dict(g) for g in layout.groups], cards_text(layout.loose)
 
 
 def check_declaration(hand: Sequence[Card], finish: Card, groups: Sequence[Sequence[Card]],
@@ -216,16 +276,11 @@ def check_declaration(hand: Sequence[Card], finish: Card, groups: Sequence[Seque
 
     Raises :class:`ValueError` if the cards are not the player's (besides ``finish``).
     """
-    rest = list(hand)
-    if finish not in rest:
+    if finish not in hand:
         raise CardError(f"you hold no {finish}")
-    rest.remove(finish)
-    for group in groups:
-        for card in group:
-            if card not in rest:
-                raise CardError(f"the layout shows {card}, which is not in your hand "
-                                "(besides the finish card)")
-            rest.remove(card)
+    others = list(hand)
+    others.remove(finish)
+    rest = cards_outside(others, groups, "the layout (besides the finish card)")
     check = check_layout([list(g) for g in groups], jokers.cut, rules, rest)
     out = check.to_dict()
     out["finish"] = str(finish)

@@ -105,9 +105,11 @@ class GroupsMsg(_Msg):
 
 
 class ArrangeMsg(_Msg):
-    """Asks for the solver's arrangement of the player's hand."""
+    """Asks how to lay out the player's hand: all of it, or (``keep``: the groups the player
+    built and keeps) only the other cards."""
 
     type: Literal["arrange"]
+    keep: GroupList | None = None
 
 
 class CheckDeclareMsg(_Msg):
