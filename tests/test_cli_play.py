@@ -160,6 +160,15 @@ def test_simulate_argument_errors() -> None:
     assert simulate(["--players", "1"]).exit_code == 2
     assert simulate(["--bots", "x"]).exit_code == 2
     assert simulate(["--deals", "-1"]).exit_code == 2
+    result = simulate(["--turn-limit", "-5"])
+    assert result.exit_code == 2
+    assert "error: --turn-limit must be a positive number of turns" in result.output
+
+
+def test_simulate_counts_read_as_english() -> None:
+    result = simulate(["--players", "2", "--deals", "1", "--seed", "1", "--turn-limit", "0"])
+    assert result.exit_code == 0, result.output
+    assert "1 deal, rules classic" in result.stdout and "no turn limit" in result.stdout
 
 
 def test_a_declared_layout_is_explained_group_by_group() -> None:

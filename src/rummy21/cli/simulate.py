@@ -75,6 +75,9 @@ def simulate_command(
     err = Console(stderr=True)
     try:
         rule_set = RuleSet.preset(rules)
+        if turn_limit is not None and turn_limit < 0:
+            raise ValueError(f"--turn-limit must be a positive number of turns (or 0 for none), "
+                             f"not {turn_limit}")
         limit = turn_limit if turn_limit is not None else \
             (rule_set.turn_limit or DEFAULT_TURN_LIMIT)
         rule_set = rule_set.with_(turn_limit=limit or None)
@@ -82,10 +85,10 @@ def simulate_command(
             raise ValueError(f"--players must be {rule_set.min_players} to "
                              f"{rule_set.max_players}, not {players}")
         if deals < 0:
-            raise ValueError("--deals must be 0 or more")
+            raise ValueError(f"--deals must be 0 or more, not {deals}")
         names = parse_bot_names(bots, players)
     except ValueError as error:
-        err.print(f"error: {error}")
+        err.print(f"error: {error}", markup=False, highlight=False)
         raise typer.Exit(2)
     records: list[DealRecord] = []
     runs = simulate(players, deals, seed, names, rule_set)
@@ -107,8 +110,10 @@ def simulate_command(
 def _print_summary(data: dict[str, Any]) -> None:
     out = Console(highlight=False)
     reasons = data["reasons"]
-    out.print(f"{data['deals']} deals, rules {data['rules']}, seed {data['seed']}, turn limit "
-              f"{data['turn_limit']}: {reasons['declared']} declared, {reasons['last_active']} "
+    deals = data["deals"]
+    limit = f"turn limit {data['turn_limit']}" if data["turn_limit"] else "no turn limit"
+    out.print(f"{deals} deal{'' if deals == 1 else 's'}, rules {data['rules']}, seed "
+              f"{data['seed']}, {limit}: {reasons['declared']} declared, {reasons['last_active']} "
               f"won by the last active player, {reasons['wash']} washed; "
               f"{data['mean_turns']} turns a deal on average")
     table = RichTable("seat", "bot", "wins", "total", "mean per deal")
