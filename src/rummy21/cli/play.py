@@ -1,14 +1,18 @@
 """``rummy21 play``: a match in the terminal, you (seat 0) against 1 to 5 bots.
 
 Everything is read line by line from standard input, so a game can also be scripted:
-``printf 's\\n7H\\nq\\n' | rummy21 play --seed 1``.
+``printf 's\\n7H\\nq\\n' | rummy21 play --seed 1``. The hand is shown as the coach
+(:func:`rummy21.bots.advice.advise`) lays it out, with what it would pay and why; ``hint`` is
+the coach's advice. The CLI works out no rule itself: what may be taken, discarded or
+dropped, and at what cost, comes from the table and its :class:`~rummy21.game.view.View`.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import sys
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
 from typing import Optional
 
 import typer
@@ -16,21 +20,29 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from rummy21.analysis import analyze_counts
-from rummy21.bots import Bot, best_release, make_bots, parse_bot_names, penalty_after
-from rummy21.cards import Card, counts_of
+from rummy21.analysis import Analysis, ShownGroup, analyze_counts
+from rummy21.bots import Bot, make_bots, parse_bot_names
+from rummy21.bots.advice import Advice, advise
+from rummy21.cards import Card, CardError, counts_of
 from rummy21.cli import app
-from rummy21.cli.card_text import card_text, cards_text
+from rummy21.cli.card_text import KIND_LABELS, card_text, cards_text, pretty_cards, rule_label
 from rummy21.game import (Declare, Discard, Draw, Drop, IllegalActionError, Match, Phase, Source,
                           Table, TimeOut, parse_action)
-from rummy21.game.actions import Action, as_card
+from rummy21.game.actions import Action
 from rummy21.game.declaration import judge
+from rummy21.game.match import parse_point_value
 from rummy21.game.settlement import SeatResult, Settlement, Standing
+from rummy21.game.turn import kept_after_taking
 from rummy21.game.view import PublicEvent, View, public_event
+from rummy21.groups import Group
 from rummy21.jokers import Jokers
-from rummy21.ruleset import RuleSet
+from rummy21.ruleset import DubleeSave, RuleSet
+from rummy21.solver import max_pure_groups
+from rummy21.suggest import Route, Suggestion, suggest_counts
 
 HUMAN = 0
+EXIT_INTERRUPTED = 130
+LABEL_WIDTH = 17
 HELP = """Commands
   before drawing:  s | stock      draw the top card of the closed stock
                    o | open       take the top card of the open pile
@@ -41,51 +53,170 @@ HELP = """Commands
   any time:        hint   help   hand   quit
 Cards: rank A 2-10 J Q K (T for 10) and suit S H D C, e.g. 10H, QS, JK.
 Marks: * joker   $ value card (cut, upper, lower)   ◀ the card you just drew"""
+UNKNOWN = ("type s or o to draw, a card such as '7H' to discard, 'declare 7H', drop, hint, "
+           "help or quit")
+
+#: Words that start an action: what follows them is the engine's to judge.
+_VERBS = {"draw", "discard", "d", "declare"}
+#: Actions of one word.
+_WORDS = {"s", "stock", "closed", "o", "open", "pile", "drop", "timeout", "time-out"}
 
 
 class Quit(Exception):
     """The player asked to stop (or standard input ended)."""
 
 
-def hand_lines(cards: Sequence[Card], jokers: Jokers, rules: RuleSet,
-               drawn: Card | None = None) -> tuple[list[Text], int, str]:
-    """The hand sorted and grouped by the solver's best arrangement; (lines, penalty, rule)."""
-    analysis = analyze_counts(counts_of(cards), jokers, rules)
-    penalty = analysis.penalty
+def plural(count: int, word: str) -> str:
+    """``1 deal``, ``2 deals``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+# ------------------------------------------------------------------ layout
+def group_line(label: str, cards: Sequence[Card], jokers: Jokers, drawn: Card | None = None,
+               style: str = "") -> Text:
+    """One labelled line of cards."""
+    line = Text(f"  {label:{LABEL_WIDTH}} ", style=style)
+    line.append_text(cards_text(cards, jokers, drawn))
+    return line
+
+
+def layout_lines(groups: Sequence[Group], loose: Sequence[Card], jokers: Jokers,
+                 drawn: Card | None = None, loose_label: str = "loose") -> list[Text]:
+    """Groups with readable names, then the other cards one suit a line (jokers last);
+    the first copy of ``drawn`` marked."""
     lines = []
-    for group in penalty.groups:
-        lines.append(_group_line(group.kind.value.replace("_", " "), group.cards, jokers, drawn))
+    for group in groups:
+        lines.append(group_line(KIND_LABELS[group.kind], group.cards, jokers, drawn))
         drawn = None if drawn in group.cards else drawn
-    lines.extend(loose_lines(penalty.loose, jokers, "loose", drawn))
-    return lines, penalty.points, penalty.rule
-
-
-def loose_lines(cards: Sequence[Card], jokers: Jokers, label: str,
-                drawn: Card | None = None) -> list[Text]:
-    """Cards outside groups, one line per suit (printed jokers last)."""
     by_suit: dict[int, list[Card]] = {}
-    for card in sorted(cards):
+    for card in sorted(loose):
         by_suit.setdefault(4 if card.suit is None else int(card.suit), []).append(card)
-    lines = []
-    for suit in sorted(by_suit):
-        lines.append(_group_line(label, by_suit[suit], jokers, drawn))
+    for i, suit in enumerate(sorted(by_suit)):
+        lines.append(group_line(loose_label if i == 0 else "", by_suit[suit], jokers, drawn,
+                                style="dim"))
         drawn = None if drawn in by_suit[suit] else drawn
     return lines
 
 
-def _group_line(label: str, cards: Sequence[Card], jokers: Jokers, drawn: Card | None) -> Text:
-    line = Text(f"  {label:16} ", style="dim" if label == "loose" else "")
-    line.append_text(cards_text(cards, jokers, drawn))
-    return line
+def penalty_reason(analysis: Analysis, layout: Suggestion, rules: RuleSet,
+                   whose: str = "your cards") -> tuple[str, str]:
+    """The rule by which these 21 cards pay what they pay if another player declares now
+    (RULES §7), e.g. ``full count 139, capped at 120``; and, when they pay the full count,
+    why no save applies (else ``""``).
+
+    The layout shown is the coach's (the best groups, as if the pure condition were met); the
+    penalty is the real one: the full count until the cards can make enough pure groups.
+    """
+    penalty = analysis.penalty
+    needed = rules.pure_groups_needed
+    label = rule_label(penalty.rule)
+    if penalty.rule == "pure_save":
+        shown = layout.route == Route.GROUPS and layout.loose_points == penalty.uncapped
+        loose = "the loose cards" if penalty.uncapped else "no card left loose"
+        detail = loose if shown else \
+            f"the cards left outside groups once {needed} of them are pure"
+    elif penalty.rule == "dublee_save":
+        detail = f"a flat {rules.dublee_save_flat}" if rules.dublee_save is DubleeSave.FLAT \
+            else "the cards outside dublees"
+    else:
+        detail = "every card counts"
+    if penalty.uncapped > penalty.points:
+        text = f"{label} {penalty.uncapped}, capped at {penalty.points}"
+        if penalty.rule != "full_count":
+            text += f" ({detail})"
+    else:
+        text = f"{label} ({detail})"
+    why = ""
+    if penalty.rule == "full_count":
+        can = min(max_pure_groups(counts_of(analysis.cards)), needed)
+        if can < needed:
+            why = (f"the pure save needs {plural(needed, 'pure group')}, {whose} can make "
+                   f"{can or 'none'}")
+    return text, why
+
+
+def penalty_sentence(analysis: Analysis, layout: Suggestion, rules: RuleSet) -> str:
+    """``pays N if someone declares now: …`` (:func:`penalty_reason`) in one sentence."""
+    text, why = penalty_reason(analysis, layout, rules)
+    return f"pays {analysis.penalty.points} if someone declares now: {text}" + \
+        (f" — {why}" if why else "")
+
+
+def value_note(analysis: Analysis) -> str:
+    value = analysis.value
+    if not value.points:
+        return ""
+    marriages = f", {plural(value.marriages, 'marriage')}" if value.marriages else ""
+    return f"value cards: {value.points} points{marriages}"
+
+
+def take_advice(view: View) -> Advice:
+    """The coach's advice as if this seat had just taken the open card (a look ahead)."""
+    top = view.top
+    assert top is not None
+    hand = tuple(sorted((*view.hand, top.card)))
+    return advise(dataclasses.replace(
+        view, hand=hand, phase=Phase.DISCARD, drawn=top.card, drawn_from=Source.OPEN,
+        blocked=kept_after_taking(top.card, view.rules), can_take_open=False))
+
+
+def hint_text(view: View, advice: Advice | None = None) -> str:
+    """The coach's advice for this moment, in words."""
+    advice = advice or advise(view)
+    if view.phase is Phase.DISCARD:
+        assert advice.release is not None
+        card = advice.release.pretty()
+        if advice.declare:
+            option = advice.analysis.options[0]
+            return (f"Declare! Finish with {card} ('declare {advice.release}'): the other 21 "
+                    f"cards are a valid declaration (option {option}).")
+        pays = penalty_sentence(advice.analysis, advice.layout, view.rules)
+        return f"Discard {card}: then your hand {pays}."
+    top = view.top
+    if advice.draw is Source.OPEN and top is not None:
+        after = take_advice(view)
+        assert after.release is not None
+        why = []
+        group = next((g for g in after.layout.groups if top.card in g.cards), None)
+        if group is not None:
+            why.append(f"it goes into {' '.join(c.pretty() for c in group.cards)} "
+                       f"({KIND_LABELS[group.kind]})")
+        before_pays, after_pays = advice.analysis.penalty.points, after.analysis.penalty.points
+        if after_pays < before_pays:
+            why.append(f"you would pay {after_pays} instead of {before_pays}")
+        elif after.layout.loose_points < advice.layout.loose_points:
+            why.append(f"{after.layout.loose_points} points left loose instead of "
+                       f"{advice.layout.loose_points}")
+        then = f"then declare, finishing with {after.release.pretty()}" if after.declare \
+            else f"then discard {after.release.pretty()}"
+        return f"Take {top.card.pretty()} from the open pile: {'; '.join(why + [then])}."
+    if top is None:
+        return "Draw from the stock."
+    if not view.can_take_open:
+        return f"Draw from the stock ({top.card.pretty()} cannot be taken from the open pile)."
+    return f"Draw from the stock: {top.card.pretty()} would not help your hand."
+
+
+def speak(message: str, names: Sequence[str]) -> str:
+    """An engine refusal as said to the player at seat 0: cards with suit symbols, no seat
+    numbers."""
+    turn = re.fullmatch(r"it is seat (\d+)'s turn, not seat \d+'s", message)
+    if turn:
+        message = f"it is not your turn: {names[int(turn.group(1))]} is playing"
+    elif message.startswith("a player may drop only"):
+        message = "you can drop only at the start of your turn, before drawing"
+    return pretty_cards(message)
 
 
 class Session:
     """One terminal match: reads commands, lets the bots play, prints what happens."""
 
-    def __init__(self, console: Console, match: Match, bots: Sequence[Bot | None]) -> None:
+    def __init__(self, console: Console, match: Match, bots: Sequence[Bot | None],
+                 deals: int = 0) -> None:
         self.out = console
         self.match = match
         self.bots = bots
+        self.deals = deals
         self.names = ["You"] + [f"Seat {s} ({b.name})" for s, b in enumerate(bots) if b]
         self._seen = 0
 
@@ -101,26 +232,41 @@ class Session:
     def confirm(self, prompt: str) -> bool:
         return self.ask(prompt + " [y/N] ").lower() in ("y", "yes")
 
+    def refuse(self, message: str) -> None:
+        self.out.print(f"✗ {speak(message, self.names)}", style="red")
+
     # ------------------------------------------------------------ the match
-    def run(self, deals: int) -> None:
-        played = 0
+    def run(self) -> int:
+        """Play deals until the limit, ``quit``, end of input or Ctrl-C; the exit status."""
+        totals_shown, in_deal, status = True, False, 0
         try:
             while True:
                 table = self.match.new_deal()
                 self._seen = 0
-                self.out.rule(f"Deal {played + 1} · {self.names[table.dealer]} dealt")
+                of = f" of {self.deals}" if self.deals else ""
+                self.out.rule(f"Deal {len(self.match.deals) + 1}{of} · "
+                              f"{self.names[table.dealer]} dealt")
+                totals_shown, in_deal = False, True
                 self.play(table)
                 self.match.record(table)
+                in_deal = False
                 self.show_result(table)
-                played += 1
-                if deals and played >= deals:
+                self.show_totals()
+                totals_shown = True
+                if self.deals and len(self.match.deals) >= self.deals:
                     break
                 answer = self.ask("Enter for the next deal, q to quit: ").lower()
                 if answer in ("q", "quit", "exit"):
                     break
-        except Quit:
-            self.out.print("[yellow]You left the table.[/yellow]")
-        self.show_totals()
+        except (Quit, KeyboardInterrupt) as stop:
+            if isinstance(stop, KeyboardInterrupt):
+                self.out.print()
+                status = EXIT_INTERRUPTED
+            note = " The deal in progress does not count." if in_deal else ""
+            self.out.print(f"[yellow]You left the table.{note}[/yellow]")
+            if not totals_shown:
+                self.show_totals()
+        return status
 
     def play(self, table: Table) -> None:
         while not table.over:
@@ -161,18 +307,18 @@ class Session:
         if act == "drew":
             if event.seat == HUMAN:
                 return None   # shown with the hand
-            text = Text(f"{who} takes ")
             if event.card is None:
                 return Text(f"{who} draws from the stock.")
-            return text.append_text(card_text(event.card, j)).append(" from the open pile.")
+            return Text(f"{who} takes ").append_text(card_text(event.card, j)) \
+                .append(" from the open pile.")
         if act == "discarded":
             if event.seat == HUMAN:
                 return None
             assert event.card is not None
             return Text(f"{who} discards ").append_text(card_text(event.card, j)).append(".")
         if act == "reshuffled":
-            return Text(f"The stock ran out: {event.number} cards of the open pile were "
-                        "shuffled into a new stock.", style="yellow")
+            return Text(f"The stock ran out: {plural(event.number or 0, 'card')} of the open "
+                        "pile were shuffled into a new stock.", style="yellow")
         if act == "dropped":
             return Text(f"{who} drop{'' if event.seat == HUMAN else 's'} ({event.detail} drop, "
                         f"{event.number} points).", style="yellow")
@@ -187,8 +333,8 @@ class Session:
         if act == "deal_ended":
             reason = {"declared": "a valid declaration", "last_active": "the last player left",
                       "wash": "a wash"}[event.detail or ""]
-            turns = f"{event.number} turn{'' if event.number == 1 else 's'}"
-            return Text(f"The deal ends after {turns}: {reason}.", style="bold")
+            return Text(f"The deal ends after {plural(event.number or 0, 'turn')}: {reason}.",
+                        style="bold")
         return None
 
     # -------------------------------------------------------------- display
@@ -214,14 +360,50 @@ class Session:
             others.append(f"{self.names[s.seat]}: {state}")
         self.out.print("   ".join(others), style="dim")
 
-    def show_hand(self, view: View) -> None:
-        lines, points, rule = hand_lines(view.hand, view.jokers, view.rules, view.drawn)
-        count = len(view.hand)
-        note = f"penalty now {points} by {rule.replace('_', ' ')}" if count == \
-            view.rules.hand_size else "draw taken: let one card go"
-        self.out.print(Text(f"Your hand, {count} cards ({note}):", style="bold"))
-        for line in lines:
-            self.out.print(line)
+    def show_hand(self, view: View, advice: Advice | None = None) -> Advice:
+        """The hand as the coach lays it out, what it pays and why; after drawing, the 21 cards
+        kept and the suggested discard apart. Returns the advice shown."""
+        advice = advice or advise(view)
+        j, rules = view.jokers, view.rules
+        layout, analysis, release = advice.layout, advice.analysis, advice.release
+        if release is None:
+            self.out.print(Text(f"Your hand, {len(view.hand)} cards:", style="bold"))
+            for line in layout_lines(layout.groups, layout.loose, j):
+                self.out.print(line)
+            if analysis.valid:
+                self.out.print(f"  A valid declaration (option {analysis.options[0]}): draw, "
+                               "then finish with a card you do not need.", style="bold green")
+            self.print_penalty("It", analysis, layout, rules)
+        else:
+            drawn = view.drawn
+            self.out.print(Text(f"Your hand, {len(view.hand)} cards: keep 21, let one go.",
+                                style="bold"))
+            mark = None if drawn == release else drawn
+            for line in layout_lines(layout.groups, layout.loose, j, mark):
+                self.out.print(line)
+            label = "finish with" if advice.declare else "suggested discard"
+            line = group_line(label, [release], j, drawn if drawn == release else None,
+                              style="bold")
+            if advice.declare:
+                line.append(f"   declare {release}: the other 21 cards are a valid "
+                            f"declaration (option {analysis.options[0]})", style="bold green")
+                self.out.print(line)
+            else:
+                self.out.print(line.append(f"   (type {release})", style="dim"))
+                self.print_penalty(f"After discarding {release.pretty()} your hand", analysis,
+                                   layout, rules)
+        note = value_note(analysis)
+        if note:
+            self.out.print(f"  {note[0].upper()}{note[1:]}.", style="green")
+        return advice
+
+    def print_penalty(self, subject: str, analysis: Analysis, layout: Suggestion,
+                      rules: RuleSet) -> None:
+        text, why = penalty_reason(analysis, layout, rules)
+        self.out.print(f"  {subject} pays {analysis.penalty.points} if someone declares now: "
+                       f"{text}.")
+        if why:
+            self.out.print(f"  ({why[0].upper()}{why[1:]}.)", style="dim")
 
     # ----------------------------------------------------------- your turn
     def human_turn(self, table: Table) -> None:
@@ -233,8 +415,8 @@ class Session:
             view = table.view(HUMAN)
             if view.phase is Phase.DRAW:
                 top = view.top
-                takeable = table.can_draw(Source.OPEN)
-                offer = f", [o]pen {top.card.pretty()}" if top is not None and takeable else ""
+                offer = f", [o]pen {top.card.pretty()}" \
+                    if top is not None and view.can_take_open else ""
                 prompt = f"Draw: [s]tock{offer}, drop, hint, help, quit > "
             else:
                 prompt = "Discard a card (e.g. 7H), declare CARD, hint, help, quit > "
@@ -248,96 +430,115 @@ class Session:
                 self.out.print(HELP)
                 continue
             if word == "hint":
-                self.out.print(self.hint(view, table.can_draw(Source.OPEN)), style="green")
+                self.out.print(hint_text(view), style="green")
                 continue
             if word in ("hand", "show", "table"):
                 self.show_table(view)
                 self.show_hand(view)
                 continue
             try:
-                action = self.parse(command, view)
+                action = self.parse(command, view, table)
                 if action is None:
                     continue
                 table.apply(action, seat=HUMAN)
             except IllegalActionError as error:
-                self.out.print(f"✗ {error}", style="red")
+                self.refuse(str(error))
                 continue
             if isinstance(action, Draw) and not table.over:
                 drawn = table.drawn
                 assert drawn is not None
-                where = "the stock" if action.source is Source.STOCK else "the open pile"
-                self.out.print(Text("You drew ").append_text(card_text(drawn, view.jokers))
+                verb, where = ("draw", "the stock") if action.source is Source.STOCK \
+                    else ("take", "the open pile")
+                self.out.print(Text(f"You {verb} ").append_text(card_text(drawn, view.jokers))
                                .append(f" from {where}."))
                 self.show_hand(table.view(HUMAN))
             elif isinstance(action, Discard):
                 self.out.print(Text("You discard ").append_text(
                     card_text(action.card, view.jokers)).append("."))
 
-    def parse(self, command: str, view: View) -> Action | None:
-        """The action a command asks for; ``None`` if the player thought better of it."""
-        try:
-            action = parse_action(command)
-        except IllegalActionError:
-            if view.phase is Phase.DISCARD and len(command.split()) == 1:
-                return Discard(as_card(command))   # a bare card discards it
-            raise
+    def parse(self, command: str, view: View, table: Table) -> Action | None:
+        """The action a command asks for, checked by the table; ``None`` if the player thought
+        better of it."""
+        words = command.split()
+        verb = words[0].lower()
+        known = verb in _VERBS or (verb in _WORDS and len(words) == 1)
+        if not known:
+            if len(words) == 1:
+                try:
+                    return Discard(Card.parse(words[0]))   # a bare card discards it
+                except CardError:
+                    pass
+            raise IllegalActionError(f"unknown command {command!r}: {UNKNOWN}")
+        action = parse_action(command)
         if isinstance(action, TimeOut):
             raise IllegalActionError("time-outs come from the clock, not from you")
+        table.verify(action, seat=HUMAN)
         if isinstance(action, Drop):
-            me = view.seats[view.seat]
-            points = view.rules.first_drop if me.played == 0 else view.rules.middle_drop
-            if view.phase is Phase.DRAW and not self.confirm(f"Drop for {points} points?"):
+            if not self.confirm(f"Drop for {view.drop_cost} points?"):
                 return None
-        if isinstance(action, Declare) and view.phase is Phase.DISCARD:
-            shown = list(view.hand)
-            if action.finish not in shown:
-                raise IllegalActionError(f"you hold no {action.finish}")
-            shown.remove(action.finish)
-            try:
-                verdict = judge(shown, action.groups, view.jokers, view.rules)
-            except ValueError:
-                raise IllegalActionError("the layout shows cards you do not hold "
-                                         "(besides the finish card)") from None
-            if verdict.layout is not None:   # explain the player's own layout, group by group
-                for shown_group in verdict.layout.shown:
-                    mark = "✓ " + shown_group.group.kind.value.replace("_", " ") \
-                        if shown_group.group else f"✗ {shown_group.reason}"
-                    self.out.print(_group_line("shown", shown_group.cards, view.jokers, None)
-                                   .append(f"  {mark}"))
-                for reason in verdict.layout.reasons:
-                    self.out.print(f"  {reason}", style="dim")
-            if not verdict.valid and not self.confirm(
-                    "These 21 cards are not a valid declaration: a wrong declaration costs "
-                    f"{view.rules.wrong_declaration}. Declare anyway?"):
-                return None
+        if isinstance(action, Declare) and not self.confirm_declaration(action, view):
+            return None
         return action
 
-    def hint(self, view: View, can_take_open: bool) -> str:
-        """The greedy bot's advice for this moment."""
-        rules, jokers = view.rules, view.jokers
-        counts = counts_of(view.hand)
-        if view.phase is Phase.DRAW:
-            now = penalty_after(counts, jokers.cut, rules)
-            top = view.top
-            if top is not None and can_take_open:
-                counts[top.card.index] += 1
-                blocked = None if rules.discard_taken_card else top.card
-                after = best_release(counts, blocked, jokers, rules)
-                if after.declare:
-                    return f"Take {top.card} from the open pile and declare, finishing with " \
-                           f"{after.card}."
-                if after.reading.points < now.points:
-                    return (f"Take {top.card} from the open pile, then discard {after.card}: "
-                            f"penalty {now.points} → {after.reading.points}.")
-                return (f"Draw from the stock: {top.card} would not lower your penalty "
-                        f"({now.points}).")
-            return f"Draw from the stock (penalty now {now.points})."
-        blocked = view.drawn if view.drawn_from is Source.OPEN \
-            and not rules.discard_taken_card else None
-        release = best_release(counts, blocked, jokers, rules)
-        if release.declare:
-            return f"Declare! Finish with {release.card}: the other 21 cards are valid."
-        return f"Discard {release.card}: penalty {release.reading.points} afterwards."
+    def confirm_declaration(self, action: Declare, view: View) -> bool:
+        """Explain a declaration before it is made; ask first if it is wrong or its layout
+        leaves cards out."""
+        j = view.jokers
+        shown = list(view.hand)
+        shown.remove(action.finish)
+        verdict = judge(shown, action.groups, j, view.rules)
+        check = verdict.layout
+        left_out: tuple[Card, ...] = ()
+        if action.groups is not None and check is not None:
+            for group in check.shown:
+                mark = "✓ " + KIND_LABELS[group.group.kind] if group.group \
+                    else f"✗ {pretty_cards(group.reason or '')}"
+                self.out.print(group_line("shown", group.cards, j).append(f"  {mark}"))
+            left_out = check.loose
+            if left_out:
+                self.out.print(group_line("left out", left_out, j).append(
+                    f"  ✗ {plural(len(left_out), 'card')} in no group of yours"))
+            if check.options_as_shown:
+                self.out.print(f"  As shown: option {check.options_as_shown[0]}.")
+            else:
+                self.out.print(f"  As shown: {self._shortfall(check.shown, left_out, view)} — "
+                               "not a declaration as laid out.", style="dim")
+        analysis = verdict.analysis
+        if verdict.valid:
+            laid_out = check is not None and not check.options_as_shown
+            but = "But the" if laid_out else "The"
+            self.out.print(f"  {but} 21 cards are a valid declaration (option {verdict.option})"
+                           + (": the cards count, not the layout." if laid_out else "."),
+                           style="green")
+            if laid_out and analysis.groups:
+                self.out.print("  They can be laid out as:", style="dim")
+                for line in layout_lines(analysis.groups, analysis.loose, j, None, "other"):
+                    self.out.print(line)
+        if not verdict.valid:
+            return self.confirm(
+                f"These 21 cards are not a valid declaration: a wrong declaration costs "
+                f"{view.rules.wrong_declaration}. Declare anyway?")
+        if left_out:
+            return self.confirm(f"Your layout leaves {plural(len(left_out), 'card')} out. "
+                                "Declare anyway?")
+        return True
+
+    @staticmethod
+    def _shortfall(shown: Sequence[ShownGroup], left_out: Sequence[Card], view: View) -> str:
+        """Why a layout, as laid out, is no declaration."""
+        pure = sum(1 for g in shown if g.group is not None and g.group.is_pure)
+        needed = view.rules.pure_groups_needed
+        bad = sum(1 for g in shown if g.group is None)
+        parts = []
+        if pure < needed:
+            parts.append(f"{plural(pure, 'pure group')} (option A needs {needed})")
+        if bad:
+            parts.append(f"{plural(bad, 'group')} not valid")
+        if left_out:
+            parts.append(f"{plural(len(left_out), 'card')} outside groups")
+        if not parts:
+            parts.append("dublees do not count towards option A")
+        return ", ".join(parts)
 
     # ------------------------------------------------------------ results
     def show_result(self, table: Table) -> None:
@@ -348,24 +549,32 @@ class Session:
         for seat in result.seats:
             self.out.print(Text(f"{self.names[seat.seat]} — {self._standing(seat, result)}",
                                 style="bold"))
-            if seat.standing is Standing.ACTIVE and not seat.groups:
-                lines = hand_lines(seat.cards, j, table.rules)[0]   # arrange it for display
+            pays = f"pays {seat.penalty}" + (f" ({rule_label(seat.rule)})" if seat.rule else "")
+            layout = None
+            if seat.standing is Standing.ACTIVE and seat.cards:
+                counts = counts_of(seat.cards)
+                layout = suggest_counts(counts, j, table.rules)
+                reading = analyze_counts(counts, j, table.rules)
+                if seat.rule == reading.penalty.rule and seat.penalty == reading.penalty.points:
+                    text, why = penalty_reason(reading, layout, table.rules, "the cards")
+                    pays = f"pays {seat.penalty}: {text}" + (f" — {why}" if why else "")
+            if layout is not None and not seat.groups:
+                lines = layout_lines(layout.groups, layout.loose, j)   # arranged for display
             else:
-                lines = [_group_line(g.kind.value.replace("_", " "), g.cards, j, None)
-                         for g in seat.groups]
-                lines += loose_lines(seat.loose, j, "loose" if seat.standing is
-                                     Standing.DECLARED else "cards")
+                lines = layout_lines(seat.groups, seat.loose, j, None,
+                                     "loose" if seat.groups else "cards")
             for line in lines:
                 self.out.print(line)
-            rule = f" ({seat.rule.replace('_', ' ')})" if seat.rule else ""
-            marriages = f", {seat.marriages} marriage{'s' if seat.marriages != 1 else ''}" \
-                if seat.marriages else ""
-            self.out.print(f"  pays {seat.penalty}{rule} · value cards {seat.value}{marriages}"
-                           f" (net {seat.value_net:+d})"
-                           + (f" · loss cap {seat.cap_adjustment:+d}" if seat.cap_adjustment
-                              else "")
-                           + f" · deal score [bold]{seat.score:+d}[/bold] · total "
-                           f"{self.match.totals[seat.seat]:+d}")
+            marriages = f", {plural(seat.marriages, 'marriage')}" if seat.marriages else ""
+            score = (f"value cards {seat.value}{marriages} (net {seat.value_net:+d})"
+                     + (f" · loss cap {seat.cap_adjustment:+d}" if seat.cap_adjustment else "")
+                     + f" · deal score [bold]{seat.score:+d}[/bold] · total "
+                     f"{self.match.totals[seat.seat]:+d}")
+            if ":" in pays:   # a long reason: the score on a line of its own
+                self.out.print(f"  {pays}")
+                self.out.print(f"  {score}")
+            else:
+                self.out.print(f"  {pays} · {score}")
 
     @staticmethod
     def _standing(seat: SeatResult, result: Settlement) -> str:
@@ -381,11 +590,11 @@ class Session:
 
     def show_totals(self) -> None:
         match = self.match
-        table = RichTable("player", "deals", "total points", f"money (× {match.point_value})",
-                          title="Running totals")
+        table = RichTable("player", "total points", f"money (× {match.point_value})",
+                          title=f"Running totals after {plural(len(match.deals), 'deal')}")
         for seat, name in enumerate(self.names):
-            table.add_row(name, str(len(match.deals)), f"{match.totals[seat]:+d}",
-                          f"{match.money(seat):+}")
+            total, money = match.totals[seat], match.money(seat)
+            table.add_row(name, f"{total:+d}" if total else "0", f"{money:+}" if money else "0")
         self.out.print(table)
 
 
@@ -399,24 +608,30 @@ def play_command(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for reproducible deals."),
     deals: int = typer.Option(0, "--deals", help="Stop after this many deals (0: until you "
                                                  "quit)."),
-    point_value: str = typer.Option("1", "--point-value", help="Money per point."),
+    point_value: str = typer.Option("1", "--point-value",
+                                    help="Money per point: 0 to 1,000,000, at most 4 decimal "
+                                         "places."),
 ) -> None:
     """Play 21 Card Rummy in the terminal against bots."""
-    err = Console(stderr=True)
+    err = Console(stderr=True, highlight=False)
     try:
         rule_set = RuleSet.preset(rules)
         if not rule_set.min_players <= players <= rule_set.max_players:
             raise ValueError(f"--players must be {rule_set.min_players} to "
                              f"{rule_set.max_players} (you and 1 to "
                              f"{rule_set.max_players - 1} bots), not {players}")
+        if deals < 0:
+            raise ValueError(f"--deals must be 0 (until you quit) or more, not {deals}")
         names = parse_bot_names(bots, players - 1)
-        value = Decimal(point_value)
-    except (ValueError, InvalidOperation) as error:
-        err.print(f"error: {error}")
+        value = parse_point_value(point_value)
+    except ValueError as error:
+        err.print(f"error: {error}", markup=False)
         raise typer.Exit(2)
     seated: list[Bot | None] = [None, *make_bots(names, seed=seed)]
     match = Match(players, rule_set, seed=seed, point_value=value)
     console = Console(highlight=False)
     console.print(f"21 Card Rummy — rules [bold]{rule_set.name}[/bold], you against "
                   f"{', '.join(names)}. Type [bold]help[/bold] for commands.")
-    Session(console, match, seated).run(deals)
+    status = Session(console, match, seated, deals).run()
+    if status:
+        raise typer.Exit(status)
