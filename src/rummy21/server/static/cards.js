@@ -18,21 +18,31 @@ export function prettyCard(text) {
   return c.rankName + SUITS[c.suit];
 }
 
+// Card codes inside a sentence from the server ("5S 6S are not identical") with suit symbols.
+export function prettyText(text) {
+  return String(text).replace(/\b(10|[2-9AJQK])([SHDC])\b/g, (_, rank, suit) => rank + SUITS[suit]);
+}
+
+// Which cards are jokers and value cards is the server's to say (``jokers.joker_cards`` and
+// ``jokers.value_cards``, worked out by the engine from the cut card): the page only looks.
 export function isJoker(text, jokers) {
-  if (!jokers) return false;
-  if (text === "JK") return true;
-  const c = parseCard(text);
-  return c.rankName === jokers.wild_rank || text === jokers.upper || text === jokers.lower;
+  return !!jokers && (jokers.joker_cards || []).includes(text);
 }
 
 export function isValueCard(text, jokers) {
-  return !!jokers && jokers.value_cards.includes(text);
+  return !!jokers && (jokers.value_cards || []).includes(text);
 }
 
-export function cardPoints(text, jokers) {
-  if (isJoker(text, jokers)) return 0;
+const RANK_WORDS = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
+const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+
+// A card as a screen reader says it: "Queen of spades, joker, value card".
+export function cardName(text, jokers) {
   const c = parseCard(text);
-  return c.rank === 1 || c.rank >= 11 ? 10 : c.rank;
+  let name = c.suit === null ? "Printed joker" : `${RANK_WORDS[c.rankName] || c.rankName} of ${SUIT_WORDS[c.suit]}`;
+  if (c.suit !== null && isJoker(text, jokers)) name += ", joker";
+  if (isValueCard(text, jokers)) name += ", value card";
+  return name;
 }
 
 export function el(tag, attrs = {}, ...children) {
@@ -94,6 +104,7 @@ export function cardsRow(cards, jokers, opts = {}) {
 
 export async function api(path, options = {}) {
   const init = { headers: { "content-type": "application/json" }, ...options };
+  init.headers = { "content-type": "application/json", ...(options.headers || {}) };
   if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
   const response = await fetch(path, init);
   let data = null;

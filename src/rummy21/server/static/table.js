@@ -1,9 +1,15 @@
-// The table page: one WebSocket to the server, which alone applies the rules. The page keeps
-// only the player's own layout of the hand (its groups, in localStorage) and draws everything.
+// The table page: one WebSocket to the server, which alone applies the rules and gives every
+// piece of advice. The page keeps only the player's own layout of the hand (in localStorage)
+// and draws everything. The hand itself lives in hand.js, the layout model in layout.js.
 import {
-  api, backEl, cardEl, cardPoints, codeFromPath, el, getSeat, prettyCard, RULE_LABELS,
-  scoreClass, setSeat, signed,
+  api, backEl, cardEl, codeFromPath, el, getSeat, prettyCard, prettyText, RULE_LABELS, scoreClass,
+  setSeat, signed,
 } from "/static/cards.js";
+import { createHand } from "/static/hand.js";
+import {
+  allIds, applyArrangement, cardOf, emptyLayout, groupCards, reconcile, sortLoose, ungroup,
+} from "/static/layout.js";
+import { describeEvent } from "/static/narrate.js";
 
 const $ = (id) => document.getElementById(id);
 const code = codeFromPath();
@@ -14,25 +20,29 @@ let offset = 0;              // server clock minus ours, in ms
 let nextId = 1;
 let busy = false;            // an action is on its way
 let retry = 0;
-let layout = { deal: -1, groups: [], loose: [], drawnId: null };
-let selected = null;         // a card id
+let layout = emptyLayout(-1);
 let labelCache = new Map();  // group key -> label from the server
 let reading = null;          // the server's reading of the hand
 let readingKey = "";         // ...of which cards
 let labelsKey = "";          // the layout whose labels were last received
-let inflight = null;         // the "groups" request on its way: {id, groups, hand}
-let pending = new Map();     // message id -> callback(reply)
-let cardSerial = 0;
-let drag = null;
-let lastResultShown = -1;
+let inflight = null;         // the "groups" request on its way
+const pending = new Map();   // message id -> callback(reply)
+let openModal = null;        // {kind, close, deal?}
+let arrangeOnDeal = -1;      // the deal whose hand is laid out by the server when it arrives
+let dragCards = null;        // the cards being dragged (for the drop targets)
+let lastTurnKey = "";
+let tips = localStorage.getItem("rummy21:tips") !== "off";
 
 // ------------------------------------------------------------------ helpers
-const cardOf = (id) => id.split("#")[0];
 const names = () => (state ? state.room.seats.map((s) => s.name) : []);
 const nameOf = (seat) => (seat === null || seat === undefined ? "" : seat === state?.you ? "You" : names()[seat] || `Seat ${seat + 1}`);
 const deal = () => state && state.deal;
 const jokers = () => deal()?.jokers || state?.result?.jokers || null;
 const now = () => Date.now() + offset;
+const groupKey = (cards) => [...cards].sort().join(" ");
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const myTurn = () => !!(state && state.room.status === "playing" && deal()?.my_turn);
+const phase = () => deal()?.phase;
 
 function send(message, onReply) {
   if (!ws || ws.readyState !== WebSocket.OPEN) { toast("Not connected — reconnecting…"); return null; }
@@ -43,11 +53,9 @@ function send(message, onReply) {
 }
 
 function toast(text, kind = "error") {
-  const box = el("div", { class: kind === "error" ? "error" : "notice", role: "status" }, text);
-  box.style.position = "fixed"; box.style.left = "50%"; box.style.bottom = "84px";
-  box.style.transform = "translateX(-50%)"; box.style.zIndex = "900"; box.style.maxWidth = "92vw";
-  document.body.append(box);
-  setTimeout(() => box.remove(), 4200);
+  const box = el("div", { class: "toast " + kind, role: kind === "error" ? "alert" : "status" }, text);
+  $("toasts").append(box);
+  setTimeout(() => box.remove(), kind === "error" ? 5200 : 3600);
 }
 
 function layoutKey() { return `rummy21:layout:${code}:${seatInfo?.seat}`; }
@@ -59,43 +67,61 @@ function saveLayout() {
 function loadLayout(dealNo) {
   try {
     const saved = JSON.parse(localStorage.getItem(layoutKey()) || "null");
-    if (saved && saved.deal === dealNo) return saved;
+    if (saved && saved.deal === dealNo && Array.isArray(saved.groups)) return { ...emptyLayout(dealNo), ...saved };
   } catch (_) { /* ignore */ }
-  return { deal: dealNo, groups: [], loose: [], drawnId: null };
+  return null;
 }
 
-function newId(card) { cardSerial += 1; return `${card}#${Date.now().toString(36)}${cardSerial}`; }
+// ------------------------------------------------------------------ the hand
+const hand = createHand($("hand"), {
+  layout: () => layout,
+  deal,
+  jokers,
+  jokerKey: () => (jokers()?.cut || ""),
+  label: (cards) => labelCache.get(groupKey(cards)),
+  advised: () => advisedId(),
+  emptyText: () => {
+    const d = deal();
+    const standing = d ? d.seats[state.you].standing : null;
+    if (standing === "dropped") return "You dropped out of this deal.";
+    if (standing === "wrong_declaration") return "Your declaration was wrong: you are out of this deal.";
+    return d ? "" : "Your cards appear here when the deal starts.";
+  },
+  selectionChanged: () => renderActions(),
+  layoutChanged: () => { saveLayout(); hand.render(); renderActions(); requestLabels(); },
+  ungroup: (index) => { ungroup(layout, index); saveLayout(); hand.render(); requestLabels(); },
+  dragging: (cards) => { dragCards = cards; markDropTargets(); },
+  refuse: (text) => toast(text),
+  discard: (card) => discardCard(card),
+  finish: (card) => askDeclare(card),
+});
 
-// Keep the player's groups in step with the hand the server says it holds: cards that left are
-// taken out, new ones go to the end of the ungrouped cards.
-function reconcile() {
+// The id of the advised discard when it is shown (tips on, after drawing, in turn).
+function advisedId() {
+  if (!tips || !reading || !myTurn() || phase() !== "discard" || !reading.discard) return null;
+  if (readingKey !== groupKey(deal().hand)) return null;
+  const ids = allIds(layout).filter((id) => cardOf(id) === reading.discard);
+  return ids.length ? ids[ids.length - 1] : null;
+}
+
+// Keep the player's layout in step with the hand the server says it holds.
+function syncLayout() {
   const d = deal();
   if (!d) return;
-  if (layout.deal !== state.match.deal) layout = loadLayout(state.match.deal);
-  const need = new Map();
-  for (const c of d.hand) need.set(c, (need.get(c) || 0) + 1);
-  const keep = (id) => {
-    const c = cardOf(id);
-    if ((need.get(c) || 0) > 0) { need.set(c, need.get(c) - 1); return true; }
-    return false;
-  };
-  layout.groups = layout.groups.map((g) => g.filter(keep)).filter((g) => g.length);
-  layout.loose = layout.loose.filter(keep);
-  if (layout.drawnId && !d.drawn) layout.drawnId = null;
-  for (const c of d.hand) {
-    while ((need.get(c) || 0) > 0) {
-      const id = newId(c);
-      layout.loose.push(id);
-      need.set(c, need.get(c) - 1);
-      if (d.drawn === c && d.my_turn) layout.drawnId = id;
-    }
+  const dealNo = state.match.deal;
+  if (layout.deal !== dealNo) {
+    const saved = loadLayout(dealNo);
+    layout = saved || emptyLayout(dealNo);
+    labelCache = new Map();
+    if (!saved && d.hand.length) arrangeOnDeal = dealNo;   // a fresh deal: show its best groups
   }
-  if (selected && !allIds().includes(selected)) selected = null;
+  reconcile(layout, d.hand, d.my_turn ? d.drawn : null);
   saveLayout();
+  if (arrangeOnDeal === dealNo && d.hand.length && !layout.own) {
+    arrangeOnDeal = -1;
+    send({ type: "arrange" }, (reply) => { if (reply.type === "arranged" && !layout.own) useArrangement(reply, []); });
+  }
 }
-
-function allIds() { return [...layout.groups.flat(), ...layout.loose]; }
-const groupKey = (cards) => [...cards].sort().join(" ");
 
 // ------------------------------------------------------------------ connection
 function connect() {
@@ -106,10 +132,12 @@ function connect() {
   ws.onclose = (event) => {
     setConn(false);
     busy = false;
-    if (event.code === 4404) { $("status-msg").textContent = "There is no such table."; return; }
-    if (event.code === 4401) { $("status-msg").textContent = "This browser's seat key is not valid here."; return; }
-    retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 300 * 2 ** retry);
+    for (const [id, handler] of pending) { pending.delete(id); handler({ type: "error", error: "connection lost" }); }
+    if (event.code === 4404) { setStatus("There is no such table."); return; }
+    if (event.code === 4401) { setStatus("This browser's seat key is not valid at this table."); return; }
+    if (event.code === 4429) { setStatus("Too many attempts from this address: wait a minute and reload."); return; }
+    retry = Math.min(retry + 1, 5);
+    setTimeout(connect, 250 * 2 ** retry);
   };
 }
 
@@ -118,43 +146,61 @@ function setConn(on) {
   $("conn-text").textContent = on ? "online" : "offline";
 }
 
+function setStatus(text) { $("status").textContent = text; }
+
 function onMessage(msg) {
   const handler = msg.id !== undefined && msg.id !== null ? pending.get(msg.id) : null;
   if (handler) pending.delete(msg.id);
   switch (msg.type) {
     case "welcome": setConn(true); break;
-    case "state":
-      offset = msg.server_now - Date.now();
-      state = msg;
-      reconcile();
-      render();
-      requestLabels();
-      break;
+    case "state": onState(msg); break;
     case "ack": busy = false; renderActions(); break;
+    case "notice": toast(msg.text, "notice"); break;
     case "error":
       busy = false;
       if (inflight && msg.id === inflight.id) inflight = null;
-      if (msg.code === "unauthorized") { $("status-msg").textContent = msg.error; }
-      toast(msg.error);
+      if (msg.code === "unauthorized") setStatus(msg.error);
+      if (!handler || msg.id === 0) toast(msg.error);
       renderActions();
       break;
     case "groups":
       if (inflight && msg.id === inflight.id) {
         msg.labels.forEach((label, i) => labelCache.set(inflight.keys[i], label));
         labelsKey = inflight.groups;
-        reading = msg.reading;
-        readingKey = groupKey(msg.hand || []);
+        if (msg.reading) { reading = msg.reading; readingKey = groupKey(msg.hand || []); }
         inflight = null;
-        renderHand();
+        hand.render();
         renderReading();
+        renderActions();
         requestLabels();   // the layout or the hand may have moved on meanwhile
       }
       break;
-    case "arranged": applyArrangement(msg); break;
-    case "declare_check": showDeclareCheck(msg); break;
     default: break;
   }
   if (handler) handler(msg);
+}
+
+function onState(msg) {
+  const before = state;
+  offset = msg.server_now - Date.now();
+  state = msg;
+  syncLayout();
+  render();
+  requestLabels();
+  announceTurn(before);
+}
+
+// A new turn for this player: never let it start unseen behind a window.
+function announceTurn(before) {
+  const d = deal();
+  const key = d ? `${state.match.deal}:${d.turns}:${d.turn}` : "";
+  if (!myTurn() || key === lastTurnKey) { if (!myTurn()) lastTurnKey = ""; return; }
+  lastTurnKey = key;
+  if (openModal && (openModal.kind === "result" || openModal.kind === "scores" || openModal.kind === "help")) {
+    openModal.close();
+  }
+  if (before && !before.deal?.my_turn) document.body.classList.add("flash-turn");
+  setTimeout(() => document.body.classList.remove("flash-turn"), 1200);
 }
 
 // Ask the server to judge each group of the layout and to read the hand: one request at a time,
@@ -167,12 +213,13 @@ function requestLabels() {
     if (!d || !d.hand.length || inflight || !ws || ws.readyState !== WebSocket.OPEN) return;
     const groups = layout.groups.map((g) => g.map(cardOf));
     const keys = groups.map(groupKey);
-    const hand = groupKey(d.hand);
-    if (keys.join("|") === labelsKey && hand === readingKey) return;
+    const handKey = `${groupKey(d.hand)}|${d.phase}|${d.turn}|${d.blocked}`;
+    if (keys.join("|") === labelsKey && handKey === readingKeyFull) return;
     const id = send({ type: "groups", groups });
-    if (id !== null) inflight = { id, keys, groups: keys.join("|"), hand };
-  }, 60);
+    if (id !== null) { inflight = { id, keys, groups: keys.join("|") }; readingKeyFull = handKey; }
+  }, 40);
 }
+let readingKeyFull = "";
 
 // ------------------------------------------------------------------ rendering
 function render() {
@@ -181,46 +228,66 @@ function render() {
   const room = state.room;
   $("code").textContent = room.code;
   const dealNo = state.match.deal;
-  $("deal-pill").textContent = dealNo >= 0 ? `Deal ${dealNo + 1}/${room.deals}` : `${room.deals} deals`;
-  $("rules-pill").textContent = `${room.rules} · ${room.point_value}/pt` + (room.turn_seconds ? ` · ${room.turn_seconds}s` : "");
-  renderSeats();
+  $("deal-pill").textContent = dealNo >= 0 ? `Deal ${dealNo + 1}/${room.deals}` : plural(room.deals, "deal");
+  $("deal-pill").title = dealNo >= 0 ? `deal ${dealNo + 1} of ${room.deals}` : "";
+  $("rules-pill").textContent = `${room.rules} · ${room.point_value}/pt` + (room.turn_seconds ? ` · ${room.turn_seconds}s turns` : " · no timer");
+  renderOpponents();
   renderFelt();
-  renderStatus();
-  renderActions();
-  renderHand();
+  renderMe();
+  hand.render();
   renderReading();
+  renderActions();
   renderLog();
-  maybeShowResult();
+  manageResult();
+  tick();
 }
 
-function renderSeats() {
+function initials(name) {
+  const words = String(name || "?").trim().split(/\s+/);
+  return (words.length > 1 ? words[0][0] + words[1][0] : words[0].slice(0, 2)).toUpperCase();
+}
+
+// An avatar with a ring: the ring runs down with the turn clock (or pulses without one).
+function avatar(name, { turn = false, timed = false, me = false } = {}) {
+  const ring = el("span", { class: "ring" + (turn ? " on" : "") + (turn && !timed ? " pulse" : "") });
+  if (turn && timed) {
+    ring.innerHTML = '<svg viewBox="0 0 44 44" aria-hidden="true"><circle class="track" cx="22" cy="22" r="20"/><circle class="left" cx="22" cy="22" r="20" data-timer="1"/></svg>';
+  }
+  return el("span", { class: "avatar" + (me ? " me" : ""), "aria-hidden": "true" }, ring, el("span", { class: "initials" }, initials(name)));
+}
+
+function seatBadges(s, info, d) {
+  const badges = [];
+  if (d && d.dealer === s.seat) badges.push(el("span", { class: "badge dealer", title: "dealer" }, "D"));
+  if (s.kind === "bot") badges.push(el("span", { class: "badge bot" }, "bot"));
+  if (s.kind === "human" && s.autoplay) badges.push(el("span", { class: "badge bot", title: `a ${s.autoplay} bot plays for ${s.name} until they are back` }, "bot playing"));
+  if (s.kind === "human" && !s.connected && !s.autoplay) badges.push(el("span", { class: "badge off" }, "offline"));
+  if (info && info.standing === "dropped") badges.push(el("span", { class: "badge out" }, info.drop === "first" ? "first drop" : "dropped"));
+  if (info && info.standing === "wrong_declaration") badges.push(el("span", { class: "badge out" }, "wrong declaration"));
+  if (info && info.standing === "declared") badges.push(el("span", { class: "badge win" }, "declared"));
+  if (info && info.timeouts) badges.push(el("span", { class: "badge off", title: "time-outs in a row" }, `${info.timeouts} time-out${info.timeouts > 1 ? "s" : ""}`));
+  return badges;
+}
+
+function renderOpponents() {
   const d = deal();
-  const box = $("seats");
-  box.replaceChildren(...state.room.seats.map((s) => {
+  const seats = state.room.seats;
+  const n = seats.length;
+  const order = [];
+  for (let k = 1; k < n; k++) order.push(seats[(state.you + k) % n]);
+  $("opponents").replaceChildren(...order.map((s) => {
     const info = d ? d.seats[s.seat] : null;
-    const out = info && info.standing !== "active";
-    const turn = d && d.turn === s.seat && state.room.status === "playing";
-    const badges = [];
-    if (d && d.dealer === s.seat) badges.push(el("span", { class: "badge dealer", title: "dealer" }, "D"));
-    if (info && info.standing === "dropped") badges.push(el("span", { class: "badge dropped" }, info.drop === "first" ? "first drop" : "dropped"));
-    if (info && info.standing === "wrong_declaration") badges.push(el("span", { class: "badge wrong" }, "wrong decl."));
-    if (info && info.standing === "declared") badges.push(el("span", { class: "badge" }, "declared ✓"));
+    const turn = !!(d && d.turn === s.seat && state.room.status === "playing");
     const total = state.match.totals[s.seat];
-    const chip = el("div", {
-      class: "seat" + (turn ? " turn" : "") + (s.seat === state.you ? " me" : "") + (out ? " out" : ""),
-      dataset: { seat: s.seat },
-    },
-      el("div", { class: "s-name" },
-        s.kind === "human" ? el("span", { class: "dot " + (s.connected ? "on" : "off"), title: s.connected ? "online" : "offline" }) : null,
-        el("span", { class: "nm", title: s.name }, s.name),
-        s.seat === state.you ? el("span", { class: "badge you" }, "you") : null, ...badges),
-      el("div", { class: "s-meta" },
-        s.kind === "bot" ? el("span", { class: "badge bot" }, `${s.bot} bot`) : null,
-        info ? el("span", { title: "cards held" }, el("i", { class: "mini-card" }), `${info.cards}`) : (s.taken ? el("span", {}, "seated") : el("span", {}, "open seat")),
-        el("span", { class: scoreClass(total) }, `${signed(total)} pts`),
-        info && info.timeouts ? el("span", { class: "neg", title: "time-outs in a row" }, `${info.timeouts} time-out${info.timeouts > 1 ? "s" : ""}`) : null),
-      turn && state.deadline ? el("div", { class: "s-timer", dataset: { timer: "1" } }) : null);
-    return chip;
+    const out = info && info.standing !== "active";
+    return el("div", { class: "opp" + (turn ? " turn" : "") + (out ? " out" : ""), dataset: { seat: s.seat }, role: "group",
+      "aria-label": `${s.name}${turn ? ", in turn" : ""}: ${info ? plural(info.cards, "card") : s.taken ? "seated" : "open seat"}, ${signed(total)} points` },
+      avatar(s.name, { turn, timed: turn && !!state.deadline }),
+      el("div", { class: "opp-text" },
+        el("div", { class: "opp-name" }, el("span", { class: "nm", title: s.name }, s.name), ...seatBadges(s, info, d)),
+        el("div", { class: "opp-meta" },
+          info ? el("span", { class: "cards-count" }, el("i", { class: "mini-card" }), `${info.cards}`, el("span", { class: "hide-sm" }, info.cards === 1 ? " card" : " cards")) : el("span", {}, s.taken ? "seated" : "open seat"),
+          el("span", { class: "total " + scoreClass(total) }, `${signed(total)} pts`))));
   }));
 }
 
@@ -229,29 +296,40 @@ function renderFelt() {
   const j = jokers();
   const stock = $("stock-slot");
   const open = $("open-slot");
-  stock.replaceChildren();
-  open.replaceChildren();
-  $("discard-list").replaceChildren();
-  $("jokers-info").replaceChildren();
-  if (!d) return;
-  const canDraw = d.my_turn && d.phase === "draw" && !busy;
-  stock.append(backEl(), el("span", { class: "count", title: "cards in the stock" }, d.stock_size));
-  stock.classList.toggle("clickable", canDraw);
+  if (!d) {
+    stock.replaceChildren(el("div", { class: "empty-slot" }));
+    open.replaceChildren(el("div", { class: "empty-slot" }));
+    $("open-by").textContent = "";
+    $("cut-info").replaceChildren();
+    $("discards").replaceChildren();
+    $("finish-pile").classList.add("hidden");
+    return;
+  }
+  stock.replaceChildren(backEl(), el("span", { class: "count", title: "cards in the stock" }, d.stock_size));
   const top = d.open_pile[d.open_pile.length - 1];
-  if (top) open.append(cardEl(top.card, j)); else open.append(el("div", { class: "empty-slot" }));
-  if (d.open_count > 1) open.append(el("span", { class: "count", title: "cards in the open pile" }, d.open_count));
-  open.classList.toggle("clickable", canDraw && d.can_take_open);
-  $("open-by").textContent = top ? (top.by === null ? "first open card" : `discarded by ${nameOf(top.by)}`) : "";
-  const recent = d.open_pile.slice(0, -1).slice(-5).reverse();
-  $("discard-list").replaceChildren(...recent.map((o) => el("div", { class: "discard-row" },
-    cardEl(o.card, j, { size: "tiny" }), el("span", { class: "who" }, o.by === null ? "first open card" : nameOf(o.by)))));
-  const info = $("jokers-info");
-  const wild = j.wild_rank;
-  info.append(el("span", { class: "label" }, "Cut card & jokers"),
-    el("div", { class: "cards-row" }, cardEl(j.cut, j, { size: "small" }),
-      cardEl(j.upper, j, { size: "small" }), cardEl(j.lower, j, { size: "small" })),
-    el("div", {}, el("b", {}, "★ "), `jokers: every ${wild}, ${prettyCard(j.upper)} (upper), ${prettyCard(j.lower)} (lower), JK`),
-    el("div", {}, el("b", {}, "$ "), `value cards: ${j.value_cards.map(prettyCard).join(" ")}`));
+  open.replaceChildren(top ? cardEl(top.card, j) : el("div", { class: "empty-slot" }),
+    d.open_count > 1 ? el("span", { class: "count", title: "cards in the open pile" }, d.open_count) : "");
+  const topTaken = top && top.by !== null && j && (j.joker_cards || []).includes(top.card) && !d.rules.joker_pickup;
+  $("open-by").textContent = top ? (top.by === null ? "first open card" : `from ${nameOf(top.by)}`) + (topTaken ? " · joker: stays" : "") : "";
+  open.setAttribute("aria-label", top ? `open pile: ${prettyCard(top.card)}${d.can_take_open ? ", take it" : ""}` : "open pile: empty");
+  $("finish-pile").classList.toggle("hidden", !(myTurn() && phase() === "discard"));
+  $("cut-info").replaceChildren(
+    el("div", { class: "cut-card" }, el("span", { class: "label" }, "Cut"), cardEl(j.cut, j, { size: "small" })),
+    el("div", { class: "cut-text" },
+      el("div", {}, el("b", { class: "joker-mark" }, "★"), ` jokers: every ${j.wild_rank}, ${prettyCard(j.upper)}, ${prettyCard(j.lower)}, JK`),
+      el("div", {}, el("b", { class: "value-mark" }, "$"), ` value: ${j.value_cards.map(prettyCard).join(" ")}`)));
+  const recent = d.open_pile.slice(0, -1).slice(-4).reverse();
+  $("discards").replaceChildren(...(recent.length ? [el("span", { class: "label" }, "Before")] : []),
+    ...recent.map((o) => el("div", { class: "discard-row" }, cardEl(o.card, j, { size: "tiny" }), el("span", { class: "who" }, o.by === null ? "first" : nameOf(o.by)))));
+  markDropTargets();
+}
+
+// While a card is dragged, the piles it may land on light up (the open pile only for a card
+// that may be discarded: the rest would be refused).
+function markDropTargets() {
+  const can = !!dragCards && dragCards.length === 1 && myTurn() && phase() === "discard";
+  $("open-slot").classList.toggle("droptarget", can);
+  $("finish-slot").classList.toggle("droptarget", can);
 }
 
 function statusText() {
@@ -259,121 +337,73 @@ function statusText() {
   const d = deal();
   if (room.status === "waiting") {
     const open = room.seats.filter((s) => !s.taken).length;
-    return `Waiting for ${open} more player${open === 1 ? "" : "s"} — share the link or the code ${room.code}.`;
+    return `Waiting for ${plural(open, "more player")} — share the link or the code ${room.code}.`;
   }
   if (room.status === "finished") return "The match is over. See the scores and the history.";
   if (room.status === "between") {
     const left = state.next_deal_at ? Math.max(0, Math.ceil((state.next_deal_at - now()) / 1000)) : null;
-    return left !== null ? `Deal over. The next deal starts in ${left}s (or when everyone is ready).` : "Deal over.";
+    return left !== null ? `Deal over. The next deal starts in ${left} s.` : "Deal over.";
   }
   if (!d) return "";
   if (d.my_turn) {
-    if (d.phase === "draw") return `Your turn: draw from the stock${d.can_take_open ? " or take the open card" : ""}.`;
-    return "Discard a card (select it, or drag it onto the open pile) — or declare.";
+    if (d.phase === "draw") return `Your turn: draw from the stock${d.can_take_open ? " or take the open card" : ""} — or drop.`;
+    return "Your turn: discard a card (select it, or drag it to the open pile) — or declare.";
   }
+  const seat = state.room.seats[d.turn];
   const who = nameOf(d.turn);
+  if (seat && seat.kind === "human" && !seat.connected && !seat.autoplay) {
+    const left = state.deadline ? Math.max(0, Math.ceil((state.deadline - now()) / 1000)) : null;
+    return `${who} is offline` + (left !== null ? ` — their turn times out in ${left} s.` : ".");
+  }
   return `${who} ${d.phase === "draw" ? "is drawing" : "is thinking"}…`;
 }
 
-function renderStatus() {
+function renderMe() {
+  const me = state.room.seats[state.you];
   const d = deal();
-  $("status-msg").textContent = statusText();
-  $("status").classList.toggle("mine", !!(d && d.my_turn && state.room.status === "playing"));
-  tick();
+  const info = d ? d.seats[state.you] : null;
+  const total = state.match.totals[state.you];
+  $("my-avatar").replaceChildren(avatar(me.name, { turn: myTurn(), timed: myTurn() && !!state.deadline, me: true }),
+    el("span", { class: "my-total " + scoreClass(total), title: "your total" }, `${signed(total)} pts`));
+  $("me").classList.toggle("turn", myTurn());
+  setStatus(statusText());
+  // The host may hand the seat of an absent player to a bot.
+  const tools = [];
+  if (d && state.room.host === state.you && state.room.status === "playing" && d.turn !== state.you) {
+    const seat = state.room.seats[d.turn];
+    if (seat && seat.kind === "human" && !seat.connected && !seat.autoplay) {
+      tools.push(el("button", { class: "btn small", type: "button", id: "btn-autoplay",
+        onclick: () => send({ type: "autoplay", seat: seat.seat, bot: "greedy" }, (r) => { if (r.type === "ack") toast(`A bot plays for ${seat.name} until they are back.`, "notice"); }) },
+      `Let a bot play for ${seat.name}`));
+    }
+  }
+  if (info && info.timeouts) tools.push(el("span", { class: "badge off" }, `${info.timeouts} time-out${info.timeouts > 1 ? "s" : ""} in a row`));
+  $("me-tools").replaceChildren(...tools);
 }
 
 function tick() {
   if (!state) return;
-  const clock = $("clock");
   const total = (state.room.turn_seconds || 0) * 1000;
-  if (state.deadline && total) {
-    const left = Math.max(0, state.deadline - now());
-    clock.textContent = `${Math.ceil(left / 1000)}s`;
-    clock.classList.toggle("low", left < 8000);
-    document.querySelectorAll("[data-timer]").forEach((bar) => {
-      bar.style.width = `${Math.min(100, (100 * left) / total)}%`;
-      bar.classList.toggle("low", left < 8000);
-    });
-  } else {
-    clock.textContent = "";
-  }
-  if (state.room.status === "between") $("status-msg").textContent = statusText();
+  const left = state.deadline ? Math.max(0, state.deadline - now()) : null;
+  const span = state.deadline_kind === "absent" ? Math.max(left || 0, 1000) : total;
+  document.querySelectorAll("[data-timer]").forEach((circle) => {
+    if (left === null || !span) return;
+    const fraction = Math.max(0, Math.min(1, left / span));
+    circle.style.strokeDashoffset = String(126 * (1 - fraction));
+    circle.classList.toggle("low", left < 8000);
+  });
+  const clockText = left !== null && myTurn() ? `${Math.ceil(left / 1000)}` : "";
+  document.querySelectorAll(".avatar.me .initials").forEach((n) => { n.textContent = clockText || initials(state.room.seats[state.you].name); });
+  if (state.room.status === "between" || (left !== null && !myTurn())) setStatus(statusText());
+  if (openModal && openModal.kind === "result") openModal.tick();
 }
 
-function renderActions() {
-  if (!state) return;
-  const d = deal();
-  const playing = state.room.status === "playing" && d && d.my_turn;
-  const draw = playing && d.phase === "draw";
-  const discard = playing && d.phase === "discard";
-  const card = selected ? cardOf(selected) : null;
-  $("btn-stock").disabled = busy || !draw;
-  $("btn-open").disabled = busy || !draw || !d.can_take_open;
-  $("btn-drop").disabled = busy || !draw;
-  $("btn-drop").replaceChildren("Drop ", el("small", {}, d ? `(${d.drop_cost})` : ""));
-  $("btn-discard").disabled = busy || !discard || !card || card === d.blocked;
-  $("btn-discard").replaceChildren("Discard", card ? el("small", {}, " " + prettyCard(card)) : "");
-  $("btn-declare").disabled = busy || !discard || !card || card === d.blocked;
-  $("btn-arrange").disabled = !d || !d.hand.length;
-  $("btn-open").classList.toggle("hidden", !!discard);
-  $("btn-stock").classList.toggle("hidden", !!discard);
-  $("btn-drop").classList.toggle("hidden", !!discard);
-  $("btn-discard").classList.toggle("hidden", !discard);
-  $("btn-declare").classList.toggle("hidden", !discard);
-  $("stock-slot").classList.toggle("clickable", !!draw && !busy);
-  $("open-slot").classList.toggle("clickable", !!draw && !busy && d.can_take_open);
-}
-
-function labelFor(cards) {
-  return labelCache.get(groupKey(cards));
-}
-
-function groupBox(ids, index) {
-  const cards = ids.map(cardOf);
-  const label = labelFor(cards);
-  const j = jokers();
-  let cls = "group";
-  let head;
-  if (!label) head = el("span", { class: "k" }, "…");
-  else if (label.valid) { cls += label.pure ? " pure" : " ok"; head = el("span", { class: "k" }, label.label + (label.pure ? " ✓" : "")); }
-  else { cls += " bad"; head = el("span", { class: "k" }, "not valid"); }
-  const points = cards.reduce((sum, c) => sum + cardPoints(c, j), 0);
-  return el("div", { class: cls, dataset: { group: String(index) } },
-    el("div", { class: "g-label" }, head, el("span", { class: "muted" }, `${points} pts`)),
-    label && !label.valid ? el("div", { class: "g-reason" }, label.reason) : null,
-    el("div", { class: "g-cards" }, ids.map(cardNode)));
-}
-
-function cardNode(id) {
-  const d = deal();
-  const c = cardOf(id);
-  const node = cardEl(c, jokers());
-  node.dataset.id = id;
-  if (id === selected) node.classList.add("selected");
-  if (id === layout.drawnId && d.drawn) node.classList.add("drawn");
-  if (d.blocked === c && id === layout.drawnId) { node.classList.add("blocked"); node.title += " — just taken: cannot be discarded this turn"; }
-  node.addEventListener("pointerdown", onPointerDown);
-  return node;
-}
-
-function renderHand() {
-  const d = deal();
-  const box = $("hand");
-  if (!d || !d.hand.length) {
-    const standing = d ? d.seats[state.you].standing : null;
-    box.replaceChildren(el("div", { class: "muted" },
-      standing === "dropped" ? "You dropped out of this deal." :
-        standing === "wrong_declaration" ? "Your declaration was wrong: you are out of this deal." :
-          d ? "" : "Your cards appear here when the deal starts."));
-    return;
-  }
-  const j = jokers();
-  const loosePoints = layout.loose.map(cardOf).reduce((s, c) => s + cardPoints(c, j), 0);
-  const loose = el("div", { class: "group loose", dataset: { group: "loose" } },
-    el("div", { class: "g-label" }, el("span", { class: "k" }, "ungrouped"), el("span", { class: "muted" }, `${loosePoints} pts`)),
-    el("div", { class: "g-cards" }, layout.loose.map(cardNode)));
-  box.replaceChildren(...layout.groups.map(groupBox), loose,
-    el("div", { class: "newgroup", dataset: { group: "new" } }, "drop here for a new group"));
+// What the hand would pay if another player declared now, and why (RULES §7).
+function penaltyText(r) {
+  if (r.rule === "pure_save") return [`${r.penalty}`, r.penalty ? " — the cards outside your groups (pure save)" : " — every card is in a group"];
+  if (r.rule === "dublee_save") return [`${r.penalty}`, ` — the cards outside your ${plural(r.dublees, "dublee")} (dublee save)`];
+  const count = r.uncapped > r.cap ? `all cards count: ${r.uncapped}, capped at ${r.cap}` : "all cards count";
+  return [`${r.penalty}`, ` — ${count}; the pure save needs ${r.pure_needed} pure groups, your cards make ${r.pure_groups}`];
 }
 
 function renderReading() {
@@ -381,196 +411,199 @@ function renderReading() {
   const d = deal();
   if (!d || !d.hand.length || !reading || readingKey !== groupKey(d.hand)) { box.replaceChildren(); return; }
   const parts = [];
-  if (reading.cards === 22) {
-    if (reading.valid) parts.push(el("span", { class: "valid" }, `✓ You can declare: finish with ${prettyCard(reading.discard)} (option ${reading.options[0]}). `));
-    parts.push(`Best discard ${prettyCard(reading.discard)} → penalty `, el("b", {}, reading.penalty), ` (${RULE_LABELS[reading.rule] || reading.rule})`);
-  } else {
-    if (reading.valid) parts.push(el("span", { class: "valid" }, "✓ A valid hand. "));
-    parts.push("Penalty if someone declares now: ", el("b", {}, reading.penalty), ` (${RULE_LABELS[reading.rule] || reading.rule})`);
-  }
-  if (reading.value.points) parts.push(` · value cards ${reading.value.points} pts` + (reading.value.marriages ? ` (${reading.value.marriages} marriage)` : ""));
+  const after = reading.cards > (d.rules.hand_size || 21);
+  if (reading.valid && !after) parts.push(el("span", { class: "valid" }, `✓ A valid hand (option ${reading.options[0]}). `));
+  const [points, why] = penaltyText(reading);
+  parts.push(el("span", { class: "penalty" }, after ? `After discarding ${prettyCard(reading.discard)} you'd pay ` : "You'd pay ",
+    el("b", {}, points), " if someone declared now", el("span", { class: "why" }, why), "."));
+  if (reading.value.points) parts.push(el("span", { class: "value" }, ` Value cards ${reading.value.points} pts` + (reading.value.marriages ? ` (${plural(reading.value.marriages, "marriage")})` : "") + "."));
+  const tip = tipText(d);
+  if (tip) parts.push(el("div", { class: "tip" + (tip.go ? " go" : "") }, tip.text));
   box.replaceChildren(...parts);
 }
 
-function describe(e) {
-  const who = nameOf(e.seat);
-  const card = e.card ? prettyCard(e.card) : "";
-  switch (e.action) {
-    case "dealt": return `Deal started: cut card ${prettyCard(e.detail)}, open card ${card}.`;
-    case "drew": return e.card ? `${who} took ${card} from the open pile.` : `${who} drew from the stock.`;
-    case "discarded": return `${who} discarded ${card}${e.detail === "forced" ? " (time-out)" : ""}.`;
-    case "reshuffled": return `The open pile (${e.number} cards) was shuffled into a new stock.`;
-    case "declared": return `${who} declared (option ${e.detail}).`;
-    case "declared_wrongly": return `${who} declared wrongly and is out.`;
-    case "dropped": return `${who} dropped (${e.detail} drop, ${e.number} points).`;
-    case "timed_out": return `${who} ran out of time (${e.number} in a row).`;
-    case "deal_ended": return e.detail === "wash" ? "The deal ended in a wash." : `The deal is over: ${who} wins.`;
-    default: return e.action;
+function tipText(d) {
+  if (!reading || !myTurn()) return null;
+  if (phase() === "discard" && reading.declare) return { go: true, text: `✓ You can declare: finish with ${prettyCard(reading.discard)} (option ${reading.options[0]}).` };
+  if (!tips) return null;
+  if (phase() === "discard" && reading.discard) return { text: `Tip: discard ${prettyCard(reading.discard)}.` };
+  if (phase() === "draw" && reading.draw === "open") {
+    const top = d.open_pile[d.open_pile.length - 1];
+    return { text: `Tip: take ${prettyCard(top.card)} from the open pile` + (reading.gain ? ` (penalty −${reading.gain}).` : " (it fits your groups).") };
   }
+  if (phase() === "draw") return { text: "Tip: draw from the stock." };
+  return null;
+}
+
+function selectedCard() {
+  const ids = hand.selected();
+  return ids.length === 1 ? cardOf(ids[0]) : null;
+}
+
+// Why the selected card(s) cannot be let go now, or null if one can.
+function releaseProblem() {
+  const ids = hand.selected();
+  const d = deal();
+  if (!ids.length) return "select the card first";
+  if (ids.length > 1) return "select one card only";
+  if (d && d.blocked === cardOf(ids[0])) return `${prettyCard(d.blocked)} was just taken from the open pile: it cannot leave your hand this turn`;
+  return null;
+}
+
+function show(id, on) { $(id).classList.toggle("hidden", !on); }
+
+function renderActions() {
+  if (!state) return;
+  const d = deal();
+  const playing = myTurn();
+  const draw = playing && phase() === "draw";
+  const discard = playing && phase() === "discard";
+  const holding = !!(d && d.hand.length);
+  show("btn-stock", draw); show("btn-open", draw && d.can_take_open); show("btn-drop", draw);
+  show("btn-discard", discard); show("btn-declare", discard);
+  $("actions").classList.toggle("waiting", !playing);
+  $("btn-stock").disabled = busy; $("btn-open").disabled = busy; $("btn-drop").disabled = busy;
+  if (d) $("btn-drop").replaceChildren("Drop ", el("small", {}, `−${d.drop_cost}`));
+  const problem = releaseProblem();
+  const card = selectedCard();
+  $("btn-discard").disabled = busy || !!problem;
+  $("btn-declare").disabled = busy || !!problem;
+  $("btn-discard").replaceChildren("Discard", card ? el("small", {}, " " + prettyCard(card)) : "");
+  $("btn-discard").title = problem ? `Cannot discard: ${problem}.` : `Discard ${prettyCard(card)} (X)`;
+  $("btn-declare").title = problem ? `Cannot declare: ${problem}.` : `Declare with ${prettyCard(card)} on the finish slot (F)`;
+  const count = hand.selected().length;
+  show("btn-group", holding && (count > 0 || !playing)); show("btn-sort", holding); show("btn-arrange", holding);
+  $("btn-group").disabled = count < 1;
+  $("btn-group").replaceChildren("Group", count ? el("small", {}, ` ${count}`) : "");
+  $("btn-sort").replaceChildren("Sort", el("small", { class: "hide-sm" }, layout.sort === "suit" ? " by suit" : " by rank"));
+  $("btn-sort").title = `Sort your ungrouped cards ${layout.sort === "suit" ? "by rank" : "by suit"} next (R)`;
+  $("stock-slot").classList.toggle("clickable", draw && !busy);
+  $("open-slot").classList.toggle("clickable", (draw && !busy && d.can_take_open) || (discard && !problem));
+  $("finish-slot").classList.toggle("clickable", discard && !problem);
 }
 
 function renderLog() {
   const d = deal();
   const list = $("log");
   if (!d) { list.replaceChildren(); return; }
-  list.replaceChildren(...d.history.slice().reverse().map((e) => el("li", {}, describe(e))));
+  list.replaceChildren(...d.history.slice().reverse().map((e) => el("li", {}, describeEvent(e, nameOf))));
   list.setAttribute("start", String(d.events));
 }
 
-// ------------------------------------------------------------------ drag and drop
-function onPointerDown(event) {
-  if (event.button !== 0) return;
-  const node = event.currentTarget;
-  drag = { id: node.dataset.id, node, x: event.clientX, y: event.clientY, active: false, target: null, pointer: event.pointerId };
-  node.setPointerCapture(event.pointerId);
-  node.addEventListener("pointermove", onPointerMove);
-  node.addEventListener("pointerup", onPointerUp);
-  node.addEventListener("pointercancel", onPointerCancel);
-}
-
-function onPointerMove(event) {
-  if (!drag) return;
-  const dx = event.clientX - drag.x;
-  const dy = event.clientY - drag.y;
-  if (!drag.active) {
-    if (Math.hypot(dx, dy) < 7) return;
-    drag.active = true;
-    const rect = drag.node.getBoundingClientRect();
-    drag.dx = drag.x - rect.left; drag.dy = drag.y - rect.top;
-    drag.ghost = cardEl(cardOf(drag.id), jokers());
-    drag.ghost.classList.add("drag-ghost");
-    document.body.append(drag.ghost);
-    drag.node.classList.add("dragging");
-    const d = deal();
-    if (d && d.my_turn && d.phase === "discard" && cardOf(drag.id) !== d.blocked) $("open-slot").classList.add("droptarget");
-  }
-  drag.ghost.style.left = `${event.clientX - drag.dx}px`;
-  drag.ghost.style.top = `${event.clientY - drag.dy}px`;
-  findTarget(event.clientX, event.clientY);
-}
-
-function clearMarks() {
-  document.querySelectorAll(".group.target, .newgroup.target").forEach((n) => n.classList.remove("target"));
-  document.querySelectorAll(".card.insert-before, .card.insert-after").forEach((n) => n.classList.remove("insert-before", "insert-after"));
-}
-
-function findTarget(x, y) {
-  clearMarks();
-  drag.target = null;
-  const under = document.elementFromPoint(x, y);
-  if (!under) return;
-  if (under.closest("#open-slot") && $("open-slot").classList.contains("droptarget")) { drag.target = { kind: "discard" }; return; }
-  const box = under.closest("[data-group]");
-  if (!box) return;
-  box.classList.add("target");
-  const which = box.dataset.group;
-  if (which === "new") { drag.target = { kind: "new" }; return; }
-  const cards = [...box.querySelectorAll(".g-cards .card")].filter((n) => n !== drag.node);
-  let index = 0;
-  for (const n of cards) {
-    const r = n.getBoundingClientRect();
-    if (r.bottom < y || (r.top <= y && r.left + r.width / 2 < x)) index += 1;
-  }
-  if (cards.length) {
-    if (index < cards.length) cards[index].classList.add("insert-before");
-    else cards[cards.length - 1].classList.add("insert-after");
-  }
-  drag.target = { kind: which === "loose" ? "loose" : "group", group: which === "loose" ? null : Number(which), index };
-}
-
-function endDrag() {
-  if (!drag) return;
-  drag.node.removeEventListener("pointermove", onPointerMove);
-  drag.node.removeEventListener("pointerup", onPointerUp);
-  drag.node.removeEventListener("pointercancel", onPointerCancel);
-  if (drag.ghost) drag.ghost.remove();
-  drag.node.classList.remove("dragging");
-  $("open-slot").classList.remove("droptarget");
-  clearMarks();
-}
-
-function onPointerCancel() { endDrag(); drag = null; }
-
-function onPointerUp() {
-  const current = drag;
-  endDrag();
-  drag = null;
-  if (!current) return;
-  if (!current.active) { selected = selected === current.id ? null : current.id; renderHand(); renderActions(); return; }
-  const target = current.target;
-  if (!target) return;
-  if (target.kind === "discard") { discardCard(cardOf(current.id)); return; }
-  moveCard(current.id, target);
-}
-
-// Move a card of the layout: into a group at a position, the ungrouped cards, or a new group.
-function moveCard(id, target) {
-  const from = layout.groups.findIndex((g) => g.includes(id));
-  const source = from >= 0 ? layout.groups[from] : layout.loose;
-  source.splice(source.indexOf(id), 1);
-  if (target.kind === "new") layout.groups.push([id]);
-  else if (target.kind === "loose") layout.loose.splice(Math.min(target.index, layout.loose.length), 0, id);
-  else {
-    const group = layout.groups[target.group] || (layout.groups[target.group] = []);
-    group.splice(Math.min(target.index, group.length), 0, id);
-  }
-  layout.groups = layout.groups.filter((g) => g.length);
-  saveLayout();
-  renderHand();
-  requestLabels();
-}
-
 // ------------------------------------------------------------------ actions
-function act(message) {
+function act(message, done) {
   if (busy) return;
   busy = true;
   renderActions();
   const id = send({ type: "action", ...message }, (reply) => {
     busy = false;
-    if (reply.type === "ack" && message.action !== "draw") selected = null;
+    if (reply.type === "ack" && message.action !== "draw") hand.clear();
     renderActions();
+    if (done) done(reply);
   });
   if (id === null) { busy = false; renderActions(); }
 }
 
+function draw(source) {
+  if (!myTurn() || phase() !== "draw" || busy) return;
+  if (source === "open" && !deal().can_take_open) {
+    const top = deal().open_pile[deal().open_pile.length - 1];
+    toast(top ? `${prettyCard(top.card)} is a joker a player discarded: it cannot be taken from the open pile.` : "The open pile is empty.");
+    return;
+  }
+  act({ action: "draw", source });
+}
+
 function discardCard(card) {
   const d = deal();
-  if (!d || !d.my_turn || d.phase !== "discard") return;
-  if (card === d.blocked) { toast(`${prettyCard(card)} was just taken from the open pile: it cannot be discarded this turn.`); return; }
+  if (!d || !myTurn() || d.phase !== "discard") {
+    toast(myTurn() ? "Draw a card first." : "Wait for your turn.");
+    return;
+  }
+  if (card === d.blocked) { toast(`${prettyCard(card)} was just taken from the open pile: it cannot be discarded this turn. Discard another card.`); return; }
   act({ action: "discard", card });
 }
 
-function applyArrangement(msg) {
-  const pool = new Map();
-  for (const id of allIds()) {
-    const c = cardOf(id);
-    if (!pool.has(c)) pool.set(c, []);
-    pool.get(c).push(id);
-  }
-  const take = (c) => { const ids = pool.get(c); return ids && ids.length ? ids.shift() : newId(c); };
-  const groups = msg.groups.map((g) => g.cards.map(take));
-  msg.groups.forEach((g) => labelCache.set(groupKey(g.cards), { valid: true, kind: g.kind, label: g.label, pure: g.kind === "pure_sequence" || g.kind === "tunnela" }));
-  const loose = msg.loose.map(take);
-  if (msg.discard) loose.push(take(msg.discard));
-  for (const ids of pool.values()) loose.push(...ids);
-  layout.groups = groups;
-  layout.loose = loose;
-  if (msg.discard) selected = loose[loose.length - 1];
+function useArrangement(reply, keepGroups) {
+  const apart = applyArrangement(layout, {
+    groups: reply.groups.map((g) => g.cards), loose: reply.loose, apart: reply.discard,
+  }, keepGroups);
+  reply.groups.forEach((g) => labelCache.set(groupKey(g.cards), { valid: true, kind: g.kind, label: g.label, pure: g.pure }));
+  if (reply.reading) { reading = reply.reading; readingKey = groupKey(deal().hand); }
   saveLayout();
-  renderHand();
+  if (apart && myTurn() && phase() === "discard") hand.select([apart]); else hand.render();
+  renderReading();
   renderActions();
   requestLabels();
 }
 
-function modal(content, { wide = false } = {}) {
+function arrange() {
+  const d = deal();
+  if (!d || !d.hand.length) return;
+  const run = (keep) => send({ type: "arrange", keep: keep.map((i) => layout.groups[i].map(cardOf)) },
+    (reply) => { if (reply.type === "arranged") useArrangement(reply, keep); });
+  if (!layout.own || !layout.groups.length) { run([]); return; }
+  const close = modal("arrange", [
+    el("h2", {}, "Arrange your hand?"),
+    el("p", {}, `You built ${plural(layout.groups.length, "group")} yourself. Keep them and lay out only the other cards, or replace everything with the best groups?`),
+    el("div", { class: "buttons" },
+      el("button", { class: "btn ghost", type: "button", onclick: () => close() }, "Cancel"),
+      el("button", { class: "btn", type: "button", id: "arrange-all", onclick: () => { close(); run([]); } }, "Replace my groups"),
+      el("button", { class: "btn primary", type: "button", id: "arrange-rest", onclick: () => { close(); run(layout.groups.map((_, i) => i)); } }, "Keep mine, arrange the rest")),
+  ]);
+}
+
+function groupSelected() {
+  const ids = hand.selected();
+  if (!ids.length) { toast("Select the cards to group first (tap them, or Space on each)."); return; }
+  groupCards(layout, ids);
+  hand.clear();
+  saveLayout();
+  hand.render();
+  requestLabels();
+}
+
+function cycleSort() {
+  sortLoose(layout, layout.sort === "suit" ? "rank" : "suit");
+  saveLayout();
+  hand.render();
+  renderActions();
+}
+
+function modal(kind, content, { wide = false, label = null } = {}) {
+  if (openModal) openModal.close();
   const root = $("modal-root");
-  const box = el("div", { class: "modal", role: "dialog", "aria-modal": "true" }, content);
-  if (!wide) box.style.maxWidth = "640px";
+  const before = document.activeElement;
+  const box = el("div", { class: "modal" + (wide ? " wide" : ""), role: "dialog", "aria-modal": "true", "aria-label": label || kind }, content);
   const overlay = el("div", { class: "overlay" }, box);
   overlay.addEventListener("click", (e) => { if (e.target === overlay) close(); });
+  overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); close(); } });
   root.replaceChildren(overlay);
-  function close() { root.replaceChildren(); }
+  const entry = { kind, close, tick: () => {} };
+  openModal = entry;
+  function close() {
+    if (openModal === entry) openModal = null;
+    if (root.contains(overlay)) root.replaceChildren();
+    if (before && before.focus && document.contains(before)) before.focus({ preventScroll: true });
+  }
+  const first = box.querySelector(".buttons .btn.primary, .buttons .btn.go, .buttons .btn");
+  if (first) first.focus({ preventScroll: true });
   return close;
+}
+
+function askDeclare(card) {
+  const d = deal();
+  const finish = card || selectedCard();
+  if (!d || !myTurn() || d.phase !== "discard") { toast("You can declare only in your turn, after drawing."); return; }
+  if (!finish) { toast("Select the card to finish with (or drop it on the finish slot)."); return; }
+  if (finish === d.blocked) { toast(`${prettyCard(finish)} was just taken from the open pile: finish with another card.`); return; }
+  // The layout shown: the player's groups without the finish card (one copy of it).
+  let removed = false;
+  const groups = layout.groups.map((g) => g.map(cardOf).filter((c) => {
+    if (!removed && c === finish) { removed = true; return false; }
+    return true;
+  })).filter((g) => g.length);
+  send({ type: "check_declare", card: finish, groups }, (reply) => { if (reply.type === "declare_check") showDeclareCheck(reply); else if (reply.error) toast(reply.error); });
 }
 
 function showDeclareCheck(msg) {
@@ -580,16 +613,17 @@ function showDeclareCheck(msg) {
     const label = msg.labels[i];
     return el("div", { class: "group " + (label.valid ? (label.pure ? "pure" : "ok") : "bad") },
       el("div", { class: "g-label" }, el("span", { class: "k" }, label.valid ? label.label : "not valid")),
-      label.valid ? null : el("div", { class: "g-reason" }, label.reason),
+      label.valid ? null : el("div", { class: "g-reason" }, prettyText(label.reason)),
       el("div", { class: "g-cards" }, g.cards.map((c) => cardEl(c, j))));
   }), msg.loose.length ? el("div", { class: "group loose" }, el("div", { class: "g-label" }, el("span", { class: "k" }, "ungrouped")),
-    el("div", { class: "g-cards" }, msg.loose.map((c) => cardEl(c, j)))) : null);
-  const close = modal([
+    el("div", { class: "g-cards" }, msg.loose.map((c) => cardEl(c, j)))) : null,
+  el("div", { class: "group finish-group" }, el("div", { class: "g-label" }, el("span", { class: "k" }, "finish")), el("div", { class: "g-cards" }, cardEl(msg.finish, j))));
+  const close = modal("declare", [
     el("h2", {}, `Declare with ${prettyCard(msg.finish)} on the finish slot?`),
     el("div", { class: "verdict " + (ok ? "ok" : "bad") }, ok
       ? `✓ A valid declaration (option ${msg.option}).`
       : `✗ Not a valid declaration: declaring now costs ${msg.cost_if_wrong} points and puts you out of the deal.`),
-    msg.reasons.length ? el("ul", { class: "reasons" }, msg.reasons.map((r) => el("li", {}, r))) : null,
+    msg.reasons.length ? el("ul", { class: "reasons" }, msg.reasons.map((r) => el("li", {}, prettyText(r)))) : null,
     el("div", { class: "small muted" }, "Your layout, group by group:"),
     groups,
     el("div", { class: "buttons" },
@@ -598,46 +632,45 @@ function showDeclareCheck(msg) {
         class: "btn " + (ok ? "go" : "danger"), type: "button", id: "confirm-declare",
         onclick: () => { close(); act({ action: "declare", card: msg.finish, groups: msg.groups.map((g) => g.cards) }); },
       }, ok ? "Declare" : `Declare anyway (−${msg.cost_if_wrong})`)),
-  ]);
-}
-
-function askDeclare() {
-  const d = deal();
-  if (!selected || !d) return;
-  const finish = cardOf(selected);
-  const groups = layout.groups.map((g) => g.filter((id) => id !== selected).map(cardOf)).filter((g) => g.length);
-  send({ type: "check_declare", card: finish, groups });
+  ], { wide: true, label: "declare" });
 }
 
 function askDrop() {
   const d = deal();
+  if (!myTurn() || phase() !== "draw") return;
   const first = d.seats[state.you].played === 0;
-  const close = modal([
+  const close = modal("drop", [
     el("h2", {}, "Drop out of this deal?"),
     el("p", {}, `A ${first ? "first" : "middle"} drop costs `, el("b", {}, `${d.drop_cost} points`),
       `${first ? " (before your first draw)" : ""}. Your cards leave play and you wait for the next deal.`),
     el("div", { class: "buttons" },
-      el("button", { class: "btn ghost", type: "button", onclick: () => close() }, "Keep playing"),
+      el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Keep playing"),
       el("button", { class: "btn danger", type: "button", id: "confirm-drop", onclick: () => { close(); act({ action: "drop" }); } }, `Drop (−${d.drop_cost})`)),
-  ]);
+  ], { label: "drop" });
 }
 
 // ------------------------------------------------------------------ results and scores
 function seenKey() { return `rummy21:seen:${code}`; }
 
-function maybeShowResult() {
+// The last deal's result stays up between deals, with a countdown; it closes by itself when the
+// next deal starts, so that no turn ever starts behind it.
+function manageResult() {
   const result = state.result;
-  if (!result) return;
+  const between = state.room.status === "between" || state.room.status === "finished";
+  if (openModal && openModal.kind === "result" && (!result || result.deal !== openModal.deal || !between)) {
+    openModal.close();
+    if (state.room.status === "playing") toast(`Deal ${state.match.deal + 1} has started.`, "notice");
+  }
+  if (!result || !between) return;
   const seen = Number(localStorage.getItem(seenKey()) ?? -1);
-  if (result.deal <= seen || result.deal === lastResultShown) return;
-  lastResultShown = result.deal;
+  if (result.deal <= seen || (openModal && openModal.kind === "result")) return;
   showResult(result);
 }
 
 function resultHeadline(r) {
   const who = nameOf(r.winner);
   if (r.reason === "wash") return "A wash: nobody wins this deal.";
-  if (r.reason === "declared") return `${who} declared${who === "You" ? "" : ""} — option ${r.option}.`;
+  if (r.reason === "declared") return `${who} declared — option ${r.option}.`;
   return `${who} won: everyone else dropped or declared wrongly.`;
 }
 
@@ -648,14 +681,14 @@ function showResult(r) {
     const groups = s.groups.map((g) => el("div", { class: "group " + (g.kind === "pure_sequence" || g.kind === "tunnela" ? "pure" : "ok") },
       el("div", { class: "g-label" }, el("span", { class: "k" }, g.label)),
       el("div", { class: "g-cards" }, g.cards.map((c) => cardEl(c, j)))));
-    if (s.loose.length) groups.push(el("div", { class: "group loose" }, el("div", { class: "g-label" }, el("span", { class: "k" }, "loose")),
+    if (s.loose.length) groups.push(el("div", { class: "group loose" }, el("div", { class: "g-label" }, el("span", { class: "k" }, s.rule === "full_count" ? "all count" : "loose")),
       el("div", { class: "g-cards" }, s.loose.map((c) => cardEl(c, j)))));
     if (s.seat === r.winner && r.finish) groups.push(el("div", { class: "group" }, el("div", { class: "g-label" }, el("span", { class: "k" }, "finish")),
       el("div", { class: "g-cards" }, cardEl(r.finish, j))));
     const detail = [];
     if (s.seat === r.winner) detail.push("winner");
     if (s.rule) detail.push(`pays ${s.penalty} (${RULE_LABELS[s.rule] || s.rule})`);
-    if (s.value || s.value_net) detail.push(`value cards ${s.value}${s.marriages ? ` incl. ${s.marriages} marriage` : ""} → net ${signed(s.value_net)}`);
+    if (s.value || s.value_net) detail.push(`value cards ${s.value}${s.marriages ? ` incl. ${plural(s.marriages, "marriage")}` : ""} → net ${signed(s.value_net)}`);
     if (s.cap_adjustment) detail.push(`loss cap ${signed(s.cap_adjustment)}`);
     if (s.hidden) detail.push("hand folded");
     return el("div", { class: "result-seat" + (s.seat === r.winner ? " winner" : ""), dataset: { seat: s.seat } },
@@ -665,18 +698,36 @@ function showResult(r) {
       el("div", { class: "r-detail" }, detail.join(" · ")),
       el("div", { class: "r-groups" }, groups));
   });
-  const close = modal([
+  const countdown = el("div", { class: "countdown", id: "next-deal", role: "timer", "aria-live": "off" });
+  const ready = el("button", {
+    class: "btn primary", type: "button", id: "result-continue",
+    onclick: () => {
+      localStorage.setItem(seenKey(), String(r.deal));
+      if (finished) { close(); return; }
+      send({ type: "ready" });
+      ready.disabled = true;
+      ready.textContent = "Waiting for the others…";
+    },
+  }, finished ? "Close" : "I'm ready");
+  const close = modal("result", [
     el("h2", { id: "result-title" }, `Deal ${r.deal + 1}: ${resultHeadline(r)}`),
     el("div", { class: "small muted" }, `Cut card ${prettyCard(j.cut)} · scores sum to zero · money at ${state.room.point_value} a point`),
+    countdown,
     el("div", { class: "result-seats" }, seats),
     scoreTable(),
     el("div", { class: "buttons" },
       el("a", { class: "btn ghost", href: `/t/${code}/history` }, "History"),
-      el("button", {
-        class: "btn primary", type: "button", id: "result-continue",
-        onclick: () => { localStorage.setItem(seenKey(), String(r.deal)); close(); if (!finished) send({ type: "ready" }); },
-      }, finished ? "Close" : "Next deal")),
-  ], { wide: true });
+      ready),
+  ], { wide: true, label: `result of deal ${r.deal + 1}` });
+  openModal.deal = r.deal;
+  openModal.tick = () => {
+    if (finished) { countdown.textContent = "The match is over."; return; }
+    const left = state.next_deal_at ? Math.max(0, Math.ceil((state.next_deal_at - now()) / 1000)) : null;
+    const waiting = state.room.seats.filter((s) => !state.ready.includes(s.seat)).map((s) => s.seat === state.you ? "you" : s.name);
+    countdown.textContent = (left !== null ? `Deal ${r.deal + 2} starts in ${left} s` : `Deal ${r.deal + 2} starts soon`)
+      + (waiting.length ? ` — or as soon as ${waiting.join(", ")} ${waiting.length === 1 && waiting[0] !== "you" ? "is" : "are"} ready.` : ".");
+  };
+  openModal.tick();
 }
 
 function scoreTable() {
@@ -693,13 +744,29 @@ function scoreTable() {
 
 function showScores() {
   if (!state) return;
-  const close = modal([
-    el("h2", {}, `Scoreboard — ${state.match.history.length} of ${state.room.deals} deals played`),
+  const close = modal("scores", [
+    el("h2", {}, `Scores — ${state.match.history.length} of ${plural(state.room.deals, "deal")} played`),
     scoreTable(),
     el("div", { class: "buttons" },
       el("a", { class: "btn ghost", href: `/t/${code}/history` }, "History"),
       el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Close")),
-  ]);
+  ], { label: "scores" });
+}
+
+function showHelp() {
+  const tipsBox = el("input", { type: "checkbox", id: "tips-toggle", checked: tips,
+    onchange: (e) => { tips = e.target.checked; localStorage.setItem("rummy21:tips", tips ? "on" : "off"); hand.render(); renderReading(); } });
+  const keys = [["S", "draw from the stock"], ["O", "take the open card"], ["X", "discard the selected card"],
+    ["F", "declare with the selected card"], ["G", "group the selected cards"], ["R", "sort by suit / by rank"],
+    ["A", "arrange the hand"], ["← →", "move between cards"], ["↑ ↓", "move between groups"],
+    ["Space", "select a card"], ["Shift + arrows", "move the card"], ["Esc", "clear the selection"]];
+  const close = modal("help", [
+    el("h2", {}, "Playing at this table"),
+    el("p", {}, "Tap cards to select them, then Group; drag a card (or a selection) between groups, onto the open pile to discard it, or onto the finish slot to declare. Your groups are checked as you build them; what you would pay is worked out from your best arrangement, whatever your layout."),
+    el("table", { class: "keys" }, el("tbody", {}, keys.map(([k, what]) => el("tr", {}, el("td", {}, el("kbd", {}, k)), el("td", {}, what))))),
+    el("label", { class: "check" }, tipsBox, " Show tips (where to draw, what to discard)"),
+    el("div", { class: "buttons" }, el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Close")),
+  ], { label: "help" });
 }
 
 async function share() {
@@ -708,9 +775,9 @@ async function share() {
     await navigator.clipboard.writeText(url);
     toast(`Link copied: ${url}`, "notice");
   } catch (_) {
-    const close = modal([el("h2", {}, "Share this table"),
+    const close = modal("share", [el("h2", {}, "Share this table"),
       el("p", {}, "Code ", el("b", { class: "pill code" }, code)),
-      el("input", { value: url, readonly: true, class: "pill", onfocus: (e) => e.target.select() }),
+      el("input", { value: url, readonly: true, class: "share-url", onfocus: (e) => e.target.select() }),
       el("div", { class: "buttons" }, el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Done"))]);
   }
 }
@@ -756,20 +823,55 @@ async function join(event) {
 }
 
 // ------------------------------------------------------------------ start
-$("btn-stock").addEventListener("click", () => act({ action: "draw", source: "stock" }));
-$("btn-open").addEventListener("click", () => act({ action: "draw", source: "open" }));
-$("stock-slot").addEventListener("click", () => { if ($("stock-slot").classList.contains("clickable")) act({ action: "draw", source: "stock" }); });
-$("open-slot").addEventListener("click", () => { if ($("open-slot").classList.contains("clickable")) act({ action: "draw", source: "open" }); });
-$("btn-discard").addEventListener("click", () => { if (selected) discardCard(cardOf(selected)); });
-$("btn-declare").addEventListener("click", askDeclare);
+function pileClick(which) {
+  if (myTurn() && phase() === "draw") { if (which === "stock") draw("stock"); else if (which === "open") draw("open"); return; }
+  if (myTurn() && phase() === "discard") {
+    const card = selectedCard();
+    const problem = releaseProblem();
+    if (which === "stock") return;
+    if (problem) { toast(`${which === "open" ? "To discard" : "To declare"}, ${problem}.`); return; }
+    if (which === "open") discardCard(card); else askDeclare(card);
+  }
+}
+
+$("btn-stock").addEventListener("click", () => draw("stock"));
+$("btn-open").addEventListener("click", () => draw("open"));
+$("stock-slot").addEventListener("click", () => pileClick("stock"));
+$("open-slot").addEventListener("click", () => pileClick("open"));
+$("finish-slot").addEventListener("click", () => pileClick("finish"));
+$("btn-discard").addEventListener("click", () => { const c = selectedCard(); if (c) discardCard(c); });
+$("btn-declare").addEventListener("click", () => askDeclare());
 $("btn-drop").addEventListener("click", askDrop);
-$("btn-arrange").addEventListener("click", () => send({ type: "arrange" }));
+$("btn-arrange").addEventListener("click", arrange);
+$("btn-group").addEventListener("click", groupSelected);
+$("btn-sort").addEventListener("click", cycleSort);
 $("scores-btn").addEventListener("click", showScores);
-$("share").addEventListener("click", share);
+$("help-btn").addEventListener("click", showHelp);
 $("code").addEventListener("click", share);
 $("join-form").addEventListener("submit", join);
 $("history-link").href = `/t/${code}/history`;
 $("code").textContent = code || "";
+
+// Keyboard shortcuts (not while typing, and not with a window open).
+document.addEventListener("keydown", (event) => {
+  if (!state || openModal || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest?.("input, textarea, select")) return;
+  const key = event.key.toLowerCase();
+  const actions = {
+    s: () => (event.shiftKey ? showScores() : draw("stock")),
+    o: () => draw("open"),
+    x: () => { const c = selectedCard(); if (c) discardCard(c); else toast(`To discard, ${releaseProblem()}.`); },
+    f: () => askDeclare(),
+    g: groupSelected,
+    r: cycleSort,
+    a: arrange,
+    "?": showHelp,
+  };
+  const run = actions[key];
+  if (!run) return;
+  event.preventDefault();
+  run();
+});
 setInterval(tick, 250);
 
 if (!code) {
