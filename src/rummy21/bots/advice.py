@@ -22,6 +22,8 @@ than the hand now.
 >>> advice = advise(table.view(0))
 >>> advice.draw.value, advice.release is None, len(advice.layout.groups) > 0
 ('open', True, True)
+>>> advice.then.release != table.open_pile[-1].card      # what to let go once it is taken
+True
 >>> _ = table.draw("open")
 >>> advice = advise(table.view(0))
 >>> advice.release != table.view(0).blocked and table.can_discard(advice.release)
@@ -63,6 +65,9 @@ class Advice:
     """Before drawing, in the seat's turn: where to draw from."""
     gain: int = 0
     """Before drawing: how much taking the open card lowers the penalty (0 if it does not)."""
+    then: Advice | None = None
+    """When ``draw`` is the open pile: the advice once it is taken (what to let go, the
+    layout of the 21 cards kept)."""
 
 
 def advise(view: View) -> Advice:
@@ -86,8 +91,12 @@ def advise(view: View) -> Advice:
         taken = _plus(counts, top.card)
         card, after = _best_release(taken, kept_after_taking(top.card, rules), jokers, rules)
         if after < _rank_kept(counts, jokers, rules):
+            kept = _minus(taken, card)
+            then = Advice(_analysis(kept, jokers, rules), layout_of(kept, jokers, rules), card,
+                          after[0] == 0)
             return Advice(analysis, layout, draw=Source.OPEN,
-                          gain=max(0, analysis.penalty.points - after[1]))
+                          gain=max(0, analysis.penalty.points - then.analysis.penalty.points),
+                          then=then)
     return Advice(analysis, layout, draw=Source.STOCK)
 
 

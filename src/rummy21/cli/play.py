@@ -9,7 +9,6 @@ dropped, and at what cost, comes from the table and its :class:`~rummy21.game.vi
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import sys
 from collections.abc import Sequence
@@ -32,7 +31,6 @@ from rummy21.game.actions import Action
 from rummy21.game.declaration import judge
 from rummy21.game.match import parse_point_value
 from rummy21.game.settlement import SeatResult, Settlement, Standing
-from rummy21.game.turn import kept_after_taking
 from rummy21.game.view import PublicEvent, View, public_event
 from rummy21.groups import Group
 from rummy21.jokers import Jokers
@@ -150,16 +148,6 @@ def value_note(analysis: Analysis) -> str:
     return f"value cards: {value.points} points{marriages}"
 
 
-def take_advice(view: View) -> Advice:
-    """The coach's advice as if this seat had just taken the open card (a look ahead)."""
-    top = view.top
-    assert top is not None
-    hand = tuple(sorted((*view.hand, top.card)))
-    return advise(dataclasses.replace(
-        view, hand=hand, phase=Phase.DISCARD, drawn=top.card, drawn_from=Source.OPEN,
-        blocked=kept_after_taking(top.card, view.rules), can_take_open=False))
-
-
 def hint_text(view: View, advice: Advice | None = None) -> str:
     """The coach's advice for this moment, in words."""
     advice = advice or advise(view)
@@ -174,8 +162,8 @@ def hint_text(view: View, advice: Advice | None = None) -> str:
         return f"Discard {card}: then your hand {pays}."
     top = view.top
     if advice.draw is Source.OPEN and top is not None:
-        after = take_advice(view)
-        assert after.release is not None
+        after = advice.then
+        assert after is not None and after.release is not None
         why = []
         group = next((g for g in after.layout.groups if top.card in g.cards), None)
         if group is not None:
