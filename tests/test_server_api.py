@@ -59,6 +59,9 @@ def test_joining_fills_the_table_and_starts_the_deal(client: TestClient) -> None
     assert joined["seat"] == 1 and joined["token"] != made["token"]
     info = client.get(f"/api/tables/{code}").json()
     assert info["status"] == "playing" and info["seats"][1]["name"] == "Bob"
+    long = client.post(f"/api/tables/{code}/join", json={"name": "Cy" * 2500})
+    assert long.status_code == 422
+    assert long.json()["error"] == "name: a display name has at most 24 characters"
     full = client.post(f"/api/tables/{code}/join", json={"name": "Cy"})
     assert full.status_code == 409 and "no open seat" in full.json()["error"]
 
@@ -69,7 +72,12 @@ def test_joining_fills_the_table_and_starts_the_deal(client: TestClient) -> None
     ({"name": "A", "seats": ["human"] * 7}, "seats"),
     ({"name": "A", "seats": ["human", "robot"]}, "seats"),
     ({"name": "", "seats": ["human", "random"]}, "name"),
-    ({"name": "A" * 30, "seats": ["human", "random"]}, "at most 24"),
+    ({"name": "A" * 30, "seats": ["human", "random"]},
+     "a display name has at most 24 characters"),
+    ({"name": "A" * 201, "seats": ["human", "random"]},
+     "a display name has at most 24 characters"),
+    ({"name": "A" * 5000, "seats": ["human", "random"]},
+     "a display name has at most 24 characters"),
     ({"name": "A", "seats": ["human", "random"], "point_value": "abc"}, "not a number"),
     ({"name": "A", "seats": ["human", "random"], "point_value": "-1"}, "point value"),
     ({"name": "A", "seats": ["human", "random"], "rules": "nepali"}, "rules"),

@@ -7,10 +7,13 @@ HTTP (JSON):
 * ``GET /api/tables/{code}/deals`` finished deals; ``GET /api/tables/{code}/deals/{n}`` one
   finished deal, step by step; ``GET /healthz``.
 
-WebSocket ``/ws/{code}``: the first message is ``{"type": "hello", "token": …}``; then the
-server sends ``state`` messages (the seat's own view) after every change, and answers each
-client message (see :mod:`.protocol`) with ``ack``, ``error``, ``groups``, ``arranged``,
-``declare_check`` or ``pong``, echoing its ``id``.
+WebSocket ``/ws/{code}``: the first message is ``{"type": "hello", "token": …}``; a wrong token
+is answered with an error and the socket is closed (code 4401), and a client address that
+sent too many wrong tokens lately is refused for a while
+(``rate_limited``, close code 4429). After the hello the server sends ``state`` messages
+(the seat's own view) after every change, and answers each client message (see
+:mod:`.protocol`) with ``ack``, ``error``, ``groups``, ``arranged``, ``declare_check`` or
+``pong``, echoing its ``id``.
 
 >>> from starlette.testclient import TestClient
 >>> with TestClient(create_app("sqlite://")) as client:
@@ -22,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -48,7 +53,9 @@ log = logging.getLogger("rummy21.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
 HELLO_SECONDS = 30.0
-_STATUS = {"not_found": 404, "full": 409, "forbidden": 403, "not_finished": 409}
+_STATUS = {"not_found": 404, "full": 409, "forbidden": 403, "not_finished": 409,
+           "rate_limited": 429}
+TOO_MANY_GUESSES = "too many wrong seat tokens from your address: wait a minute and try again"
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -78,6 +85,61 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class GuessLimiter:
+    """Wrong seat tokens per client address: at most ``limit`` in any ``window`` seconds; an
+    address over the limit is refused (even with a good token) until its oldest failure ages
+    out of the window.
+
+    >>> clock = iter(range(100)).__next__
+    >>> guesses = GuessLimiter(limit=2, window=10, clock=lambda: float(clock()))
+    >>> guesses.failed("a"); guesses.failed("a")
+    >>> guesses.blocked("a"), guesses.blocked("b")
+    (True, False)
+    """
+
+    MAX_ADDRESSES = 10_000
+
+    def __init__(self, limit: int = 10, window: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self._clock = clock
+        self._failures: dict[str, deque[float]] = {}
+
+    def _recent(self, address: str, now: float) -> deque[float] | None:
+        stamps = self._failures.get(address)
+        if stamps is None:
+            return None
+        while stamps and stamps[0] <= now - self.window:
+            stamps.popleft()
+        if not stamps:
+            del self._failures[address]
+            return None
+        return stamps
+
+    def blocked(self, address: str) -> bool:
+        stamps = self._recent(address, self._clock())
+        return stamps is not None and len(stamps) >= self.limit
+
+    def failed(self, address: str) -> None:
+        now = self._clock()
+        if len(self._failures) >= self.MAX_ADDRESSES:   # forget the addresses gone quiet
+            for old in list(self._failures):
+                self._recent(old, now)
+            while len(self._failures) >= self.MAX_ADDRESSES:
+                del self._failures[next(iter(self._failures))]
+        stamps = self._recent(address, now)
+        if stamps is None:
+            stamps = self._failures[address] = deque()
+        stamps.append(now)
+        while len(stamps) > self.limit:
+            stamps.popleft()
+
+
+def client_address(connection: Request | WebSocket) -> str:
+    return connection.client.host if connection.client is not None else "unknown"
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": message, "code": code}, status_code=status)
 
@@ -85,18 +147,21 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
                next_deal_seconds: float = 20.0, allow_seed: bool = False,
                rate_limit: float | None = 40.0,
-               table_factory: TableFactory | None = None) -> FastAPI:
+               table_factory: TableFactory | None = None,
+               hello_failures: int = 10) -> FastAPI:
     """The server for the database at ``db_url`` (any SQLAlchemy URL).
 
     ``bot_delay`` is the pause before each bot move (0 in tests), ``next_deal_seconds`` how
     long the result of a deal stays up before the next deal (unless everyone is ready sooner).
     ``allow_seed`` lets ``POST /api/tables`` choose a seed (tests only: a seeded live table
     is predictable); ``table_factory`` deals chosen cards (tests only). ``rate_limit`` caps
-    the messages a second of one connection (``None``: no cap).
+    the messages a second of one connection (``None``: no cap). ``hello_failures`` is how
+    many wrong seat tokens one client address may send a minute.
     """
     settings = Settings(bot_delay=bot_delay, next_deal_seconds=next_deal_seconds,
                         allow_seed=allow_seed, rate_limit=rate_limit,
                         table_factory=table_factory)
+    guesses = GuessLimiter(hello_failures)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -240,7 +305,7 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
                 conn.send(error_message("not_found", f"no table {code[:12].upper()}"))
                 conn.stop(4404)
                 return
-            await _serve(room, conn, websocket)
+            await _serve(room, conn, websocket, guesses)
         finally:
             if room is not None:
                 room.detach(conn)
@@ -268,8 +333,10 @@ async def _receive(websocket: WebSocket, timeout: float | None) -> str | bytes |
     return bytes(data) if data is not None else b""
 
 
-async def _serve(room: Room, conn: Connection, websocket: WebSocket) -> None:
+async def _serve(room: Room, conn: Connection, websocket: WebSocket,
+                 guesses: GuessLimiter) -> None:
     seat: int | None = None
+    address = client_address(websocket)
     while True:
         try:
             payload = await _receive(websocket, HELLO_SECONDS if seat is None else None)
@@ -290,9 +357,17 @@ async def _serve(room: Room, conn: Connection, websocket: WebSocket) -> None:
                 if not isinstance(msg, HelloMsg):
                     raise ProtocolError("unauthorized",
                                         "say hello with your seat's token first")
+                if guesses.blocked(address):
+                    conn.send(error_message("rate_limited", TOO_MANY_GUESSES, msg_id))
+                    conn.stop(4429)
+                    return
                 found = room.seat_for_token(msg.token)
                 if found is None:
-                    raise ProtocolError("unauthorized", "this token holds no seat at this table")
+                    guesses.failed(address)
+                    conn.send(error_message("unauthorized",
+                                            "this token holds no seat at this table", msg_id))
+                    conn.stop(4401)
+                    return
                 seat = found
                 room.attach(conn, seat)
                 continue

@@ -26,8 +26,8 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
-                      field_validator, model_validator)
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
+                      ValidationError, field_validator, model_validator)
 
 from rummy21.cards import Card, CardError
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
@@ -35,6 +35,8 @@ from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 #: The largest WebSocket message a client may send (a full declaration is well under 1 KiB).
 MAX_MESSAGE_BYTES = 8192
 MAX_NAME = 24
+#: Names longer than this are refused before they are cleaned (control characters included).
+MAX_RAW_NAME = 200
 SEAT_KINDS = ("human", "random", "greedy")
 CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{4,12}$")
 
@@ -215,7 +217,16 @@ def _name(text: str) -> str:
     return clean
 
 
-DisplayName = Annotated[str, Field(max_length=200), AfterValidator(_name)]
+def _not_huge(value: Any) -> Any:
+    """Refuses an oversized name before cleaning it, with the same message as :func:`_name`."""
+    if isinstance(value, str) and len(value) > MAX_RAW_NAME:
+        raise ValueError(f"a display name has at most {MAX_NAME} characters")
+    return value
+
+
+DisplayName = Annotated[str, BeforeValidator(_not_huge), AfterValidator(_name)]
+"""A player's name: at most :data:`MAX_NAME` visible characters (control characters dropped,
+runs of spaces folded); every too-long name gets the same message, however long."""
 
 
 class CreateTable(BaseModel):
