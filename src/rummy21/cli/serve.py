@@ -32,6 +32,10 @@ def serve(
     next_deal: float = typer.Option(20.0, "--next-deal", min=0.0, max=600.0,
                                     help="Seconds a deal's result stays up before the next "
                                          "deal (sooner when every player is ready)."),
+    absent_grace: float = typer.Option(
+        60.0, "--absent-grace", min=0.0, max=3600.0,
+        help="Seconds a player whose turn it is may stay disconnected before the turn times "
+             "out (also at tables without a turn timer; 0: wait for ever)."),
     log_level: str = typer.Option("info", help="uvicorn log level."),
 ) -> None:
     """Serve the browser table: create a table, share its link, play against people and bots."""
@@ -47,7 +51,8 @@ def serve(
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     typer.echo(f"rummy21: database {url}")
     typer.echo(f"rummy21: open http://{host}:{port}/ in a browser")
-    application = create_app(url, bot_delay=bot_delay, next_deal_seconds=next_deal)
+    application = create_app(url, bot_delay=bot_delay, next_deal_seconds=next_deal,
+                             absent_grace=absent_grace)
     # Live tables make many short-lived objects and few cycles: collect the young generation
     # less often, so that hundreds of tables do not pay for frequent full collections.
     gc.freeze()

@@ -10,10 +10,12 @@ HTTP (JSON):
 WebSocket ``/ws/{code}``: the first message is ``{"type": "hello", "token": …}``; a wrong token
 is answered with an error and the socket is closed (code 4401), and a client address that
 sent too many wrong tokens lately is refused for a while
-(``rate_limited``, close code 4429). After the hello the server sends ``state`` messages
-(the seat's own view) after every change, and answers each client message (see
-:mod:`.protocol`) with ``ack``, ``error``, ``groups``, ``arranged``, ``declare_check`` or
-``pong``, echoing its ``id``.
+(``rate_limited``, close code 4429). After the hello the server sends ``welcome``, then (if a
+bot was playing the seat while its player was away) a ``notice`` with a sentence saying so,
+then ``state`` messages (the seat's own view) after every change, and answers each client
+message (see :mod:`.protocol`) with ``ack``, ``error``, ``groups``, ``arranged``,
+``declare_check`` or ``pong``, echoing its ``id``. The host may send ``autoplay`` to hand an
+absent player's seat to a bot (see :mod:`.room`).
 
 >>> from starlette.testclient import TestClient
 >>> with TestClient(create_app("sqlite://")) as client:
@@ -41,9 +43,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rummy21.cards import Card, CardError
 from rummy21.game.errors import IllegalActionError
 from rummy21.server import present
-from rummy21.server.protocol import (ArrangeMsg, CheckDeclareMsg, CreateTable, GroupsMsg, HelloMsg,
-                                     JoinTable, PingMsg, ProtocolError, ReadyMsg, check_code,
-                                     error_message, groups_of, parse_message, to_action)
+from rummy21.server.protocol import (ArrangeMsg, AutoplayMsg, CheckDeclareMsg, CreateTable,
+                                     GroupsMsg, HelloMsg, JoinTable, PingMsg, ProtocolError,
+                                     ReadyMsg, check_code, error_message, groups_of,
+                                     parse_message, to_action)
 from rummy21.server.replay import replay_frames
 from rummy21.server.room import Connection, Room, RoomConfig, RoomError, Rooms, Settings, \
     TableFactory
@@ -147,7 +150,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
                next_deal_seconds: float = 20.0, allow_seed: bool = False,
                rate_limit: float | None = 40.0,
-               table_factory: TableFactory | None = None,
+               table_factory: TableFactory | None = None, absent_grace: float = 60.0,
                hello_failures: int = 10) -> FastAPI:
     """The server for the database at ``db_url`` (any SQLAlchemy URL).
 
@@ -155,12 +158,13 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
     long the result of a deal stays up before the next deal (unless everyone is ready sooner).
     ``allow_seed`` lets ``POST /api/tables`` choose a seed (tests only: a seeded live table
     is predictable); ``table_factory`` deals chosen cards (tests only). ``rate_limit`` caps
-    the messages a second of one connection (``None``: no cap). ``hello_failures`` is how
-    many wrong seat tokens one client address may send a minute.
+    the messages a second of one connection (``None``: no cap). ``absent_grace`` is how long
+    the seat in turn may have no open connection before it times out (0: no limit);
+    ``hello_failures`` how many wrong seat tokens one client address may send a minute.
     """
     settings = Settings(bot_delay=bot_delay, next_deal_seconds=next_deal_seconds,
                         allow_seed=allow_seed, rate_limit=rate_limit,
-                        table_factory=table_factory)
+                        table_factory=table_factory, absent_grace=absent_grace)
     guesses = GuessLimiter(hello_failures)
 
     @asynccontextmanager
@@ -246,7 +250,7 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
             raise RoomError("forbidden", "this server deals live tables from a secure shuffle; "
                                          "it does not accept seeds")
         config = RoomConfig(len(body.seats), body.rules, body.point_value, body.turn_seconds,
-                            body.deals, tuple(body.seats))
+                            body.deals, tuple(body.seats), host=body.seats.index("human"))
         room, seat, token = await rooms_of(request).create(config, body.name, body.seed)
         return {"code": room.code, "seat": seat, "token": token, "url": f"/t/{room.code}"}
 
@@ -368,8 +372,8 @@ async def _serve(room: Room, conn: Connection, websocket: WebSocket,
                                             "this token holds no seat at this table", msg_id))
                     conn.stop(4401)
                     return
+                await room.attach(conn, found)
                 seat = found
-                room.attach(conn, seat)
                 continue
             await _handle(room, seat, conn, msg)
         except ProtocolError as error:
@@ -393,6 +397,10 @@ async def _handle(room: Room, seat: int, conn: Connection, msg: Any) -> None:
         return
     if isinstance(msg, ReadyMsg):
         await room.set_ready(seat)
+        conn.send({"type": "ack", "id": msg_id})
+        return
+    if isinstance(msg, AutoplayMsg):
+        await room.set_autoplay(seat, msg.seat, msg.bot)
         conn.send({"type": "ack", "id": msg_id})
         return
     if isinstance(msg, (GroupsMsg, ArrangeMsg, CheckDeclareMsg)):

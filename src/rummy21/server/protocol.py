@@ -132,15 +132,23 @@ class PingMsg(_Msg):
     type: Literal["ping"]
 
 
+class AutoplayMsg(_Msg):
+    """The host hands the seat of an absent human player to a bot until the player is back."""
+
+    type: Literal["autoplay"]
+    seat: Annotated[int, Field(ge=0, le=5)]
+    bot: Literal["greedy", "random"]
+
+
 ActionMsg: TypeAlias = Annotated[DrawMsg | DiscardMsg | DeclareMsg | DropMsg,
                                  Field(discriminator="action")]
 Message: TypeAlias = (HelloMsg | DrawMsg | DiscardMsg | DeclareMsg | DropMsg | GroupsMsg
-                      | ArrangeMsg | CheckDeclareMsg | ReadyMsg | PingMsg)
+                      | ArrangeMsg | CheckDeclareMsg | ReadyMsg | PingMsg | AutoplayMsg)
 
 _ACTIONS: TypeAdapter[DrawMsg | DiscardMsg | DeclareMsg | DropMsg] = TypeAdapter(ActionMsg)
 _OTHERS: dict[str, type[_Msg]] = {"hello": HelloMsg, "groups": GroupsMsg, "arrange": ArrangeMsg,
                                   "check_declare": CheckDeclareMsg, "ready": ReadyMsg,
-                                  "ping": PingMsg}
+                                  "ping": PingMsg, "autoplay": AutoplayMsg}
 
 
 def _describe(error: ValidationError) -> str:

@@ -7,6 +7,26 @@ the commit → acknowledge and send each seat its own view. If the commit fails,
 rebuilt from the database (the change is undone) and the player gets an error.
 
 Rooms are rebuilt after a restart by replaying the log of their current deal.
+
+Clocks. The turn in progress of a human seat can end in a time-out (the engine's ``TimeOut``,
+committed like any action; RULES §6.4) for two reasons, and the state message carries the
+earlier of the two as ``deadline`` (epoch ms) with ``deadline_kind``:
+
+* ``"turn"``: the table's turn timer (``turn_seconds``, 0 = off), started when the turn starts;
+* ``"absent"``: the absence grace (:attr:`Settings.absent_grace`), started when the seat in
+  turn has no open connection (at the start of its turn, or when its last tab closes) and
+  cancelled when the player reconnects. So a player who leaves times out on each of its turns
+  even at a table without a turn timer, and its third time-out in a row drops it.
+
+After a restart (:meth:`Room.load` then :meth:`Room.resume`) the turn in progress of a human
+seat gets a fresh full turn (``turn_seconds``) from the moment the server is back (the player
+could not act while it was down), and the absence grace starts again for a seat nobody has
+reconnected yet; a room between deals gets a fresh next-deal countdown.
+
+Autoplay. The table's host (the creator's seat, ``RoomConfig.host``) may hand the seat of an
+absent human player to a bot (``greedy`` or ``random``): the seat then plays exactly like a bot
+seat until its player says hello again, which ends autoplay. Autoplay is stored in the seat's
+``bot`` column (a ``human`` seat with a ``bot`` is on autoplay), so it survives a restart.
 """
 
 from __future__ import annotations
@@ -19,7 +39,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from decimal import Decimal
@@ -89,6 +109,9 @@ class Settings:
     rate_limit: float | None = 40.0
     """Messages a second one connection may send (bursts of twice that); ``None``: no limit."""
     table_factory: TableFactory | None = None
+    absent_grace: float = 60.0
+    """Seconds the seat in turn may stay without an open connection before it times out
+    (0: never, the table waits for the player or its turn timer)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +125,14 @@ class RoomConfig:
     deals: int
     kinds: tuple[str, ...]
     """Per seat: ``human``, ``random`` or ``greedy``."""
+    host: int = -1
+    """The creator's seat (``-1``: the first human seat)."""
+
+    def __post_init__(self) -> None:
+        if self.host < 0:
+            object.__setattr__(self, "host", self.kinds.index("human"))
+        if not 0 <= self.host < len(self.kinds) or self.kinds[self.host] != "human":
+            raise ValueError(f"the host's seat {self.host + 1} is not a human seat")
 
     @property
     def ruleset(self) -> RuleSet:
@@ -110,13 +141,15 @@ class RoomConfig:
     def to_json(self) -> str:
         return json.dumps({"players": self.players, "rules": self.rules,
                            "point_value": self.point_value, "turn_seconds": self.turn_seconds,
-                           "deals": self.deals, "kinds": list(self.kinds)})
+                           "deals": self.deals, "kinds": list(self.kinds), "host": self.host})
 
     @classmethod
     def from_json(cls, text: str) -> RoomConfig:
+        """The config stored with a room; older rooms (no host) read as hosted by their first
+        human seat."""
         data = json.loads(text)
         return cls(data["players"], data["rules"], data["point_value"], data["turn_seconds"],
-                   data["deals"], tuple(data["kinds"]))
+                   data["deals"], tuple(data["kinds"]), int(data.get("host", -1)))
 
 
 @dataclass(slots=True)
@@ -125,8 +158,18 @@ class SeatSlot:
     kind: str
     """``human`` or ``bot``."""
     bot: str | None = None
+    """A bot seat's bot; on a human seat, the bot playing for its absent player (autoplay)."""
     name: str | None = None
     token_hash: str | None = None
+
+    @property
+    def autoplay(self) -> str | None:
+        """The bot playing this human seat while its player is away (``None``: none)."""
+        return self.bot if self.kind == "human" else None
+
+    @property
+    def plays_as_bot(self) -> bool:
+        return self.kind == "bot" or self.bot is not None
 
     @property
     def taken(self) -> bool:
@@ -221,6 +264,26 @@ class Connection:
             self.queue.put_nowait(None)
 
 
+def away_notice(bot: str, turns: int | None) -> str:
+    """What a player who comes back is told about the bot that played for it (``turns``:
+    how many turns it played, ``None`` if not known: the server restarted meanwhile).
+
+    >>> away_notice("greedy", 3)
+    'A greedy bot played for you while you were away (3 turns).'
+    >>> away_notice("random", 1)
+    'A random bot played for you while you were away (1 turn).'
+    >>> away_notice("greedy", 0)
+    'A greedy bot was playing for you while you were away; it has not had a turn yet.'
+    >>> away_notice("random", None)
+    'A random bot played for you while you were away.'
+    """
+    if turns is None:
+        return f"A {bot} bot played for you while you were away."
+    if turns == 0:
+        return f"A {bot} bot was playing for you while you were away; it has not had a turn yet."
+    return f"A {bot} bot played for you while you were away ({turns} turn{'s' * (turns != 1)})."
+
+
 def choose_bot_action(name: str, seed: int | None, view: View,
                       legal: Sequence[Action]) -> Action:
     """A bot's move (module-level so that a process pool could run it)."""
@@ -253,10 +316,20 @@ class Room:
         self.conns: dict[int, list[Connection]] = {}
         self.ready: set[int] = set()
         self.deadline: float | None = None
+        """When the turn in progress times out (event-loop time), for whichever reason."""
         self.deadline_wall: float | None = None
+        self.deadline_kind: str | None = None
+        """``turn`` (the turn timer), ``absent`` (the absence grace) or ``None``."""
         self.next_deal_wall: float | None = None
+        self.autoplay_turns: dict[int, int] = {}
+        """Turns each seat on autoplay has played since it was handed over (not kept across
+        a restart: a seat on autoplay since before the restart is not in it)."""
         self._turn_key: tuple[int, int] | None = None
+        self._turn_clock: tuple[float, float] | None = None
+        self._absent_clock: tuple[float, float] | None = None
+        self._absent_key: tuple[int, int] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._side: set[asyncio.Task[None]] = set()
         self._closed = False
 
     # ------------------------------------------------------------- facts
@@ -289,8 +362,11 @@ class Room:
             "rules": self.config.rules, "point_value": self.config.point_value,
             "turn_seconds": self.config.turn_seconds, "deals": self.config.deals,
             "deal": self.number, "deals_done": len(self.summaries),
-            "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.display,
-                       "taken": s.taken, "connected": s.kind == "bot" or self.connected(s.seat)}
+            "host": self.config.host,
+            "seats": [{"seat": s.seat, "kind": s.kind,
+                       "bot": s.bot if s.kind == "bot" else None, "name": s.display,
+                       "taken": s.taken, "connected": s.kind == "bot" or self.connected(s.seat),
+                       "autoplay": s.autoplay}
                       for s in self.slots],
         }
 
@@ -312,6 +388,7 @@ class Room:
             "type": "state", "version": self.version, "you": seat,
             "room": self.info(), "match": self.match_dict(), "deal": deal, "result": result,
             "deadline": None if self.deadline_wall is None else int(self.deadline_wall * 1000),
+            "deadline_kind": self.deadline_kind,
             "next_deal_at": None if self.next_deal_wall is None
             else int(self.next_deal_wall * 1000),
             "ready": sorted(self.ready), "server_now": int(time.time() * 1000),
@@ -324,7 +401,7 @@ class Room:
         """A new room with the creator in its first human seat: (room, seat, token)."""
         slots = [SeatSlot(s, "human") if kind == "human" else SeatSlot(s, "bot", kind)
                  for s, kind in enumerate(config.kinds)]
-        seat = next(s.seat for s in slots if s.kind == "human")
+        seat = config.host
         token = secrets.token_urlsafe(24)
         slots[seat].name, slots[seat].token_hash = name, hash_token(token)
         now = utcnow()
@@ -414,9 +491,12 @@ class Room:
         return room
 
     def resume(self) -> None:
-        """Start the room's timers and bots again (after a load)."""
+        """Start the room's clocks and bots again (after a load): a fresh full turn for a human
+        seat in turn, the absence grace for it if nobody is connected, a fresh next-deal
+        countdown between deals (see the module docstring)."""
         if self.status == "between":
             self.next_deal_wall = time.time() + self.settings.next_deal_seconds
+        self._update_deadline()
         self._schedule()
 
     # ------------------------------------------------------------- deals
@@ -500,7 +580,7 @@ class Room:
                 self.status = "finished"
             else:
                 self.status = "between"
-                self.ready = {s.seat for s in self.slots if s.kind == "bot"}
+                self.ready = {s.seat for s in self.slots if s.plays_as_bot}
                 self.next_deal_wall = time.time() + self.settings.next_deal_seconds
         return new
 
@@ -532,12 +612,73 @@ class Room:
             else:
                 self._broadcast()
 
+    async def set_autoplay(self, by: int, seat: int, bot: str) -> None:
+        """The host (``by``) hands the seat of an absent human player to ``bot``."""
+        async with self.lock:
+            host = self.config.host
+            if by != host:
+                raise RoomError("forbidden", f"only the table's host ({self.names[host]}, seat "
+                                             f"{host + 1}) can hand a seat to a bot")
+            if not 0 <= seat < self.config.players:
+                raise RoomError("bad_seat", f"there is no seat {seat + 1} at this table")
+            slot = self.slots[seat]
+            if seat == by:
+                raise RoomError("bad_seat", "you cannot hand your own seat to a bot")
+            if slot.kind == "bot":
+                raise RoomError("bad_seat", f"seat {seat + 1} ({slot.display}) is a bot seat")
+            if not slot.taken:
+                raise RoomError("bad_seat", f"seat {seat + 1} has no player yet")
+            if self.connected(seat):
+                raise RoomError("not_absent", f"{slot.display} (seat {seat + 1}) is online: "
+                                              "only an absent player's seat can be handed "
+                                              "to a bot")
+            if self.status == "finished":
+                raise RoomError("not_playing", "the match is over")
+            await self._write_bot(seat, bot)
+            if slot.bot is None:
+                self.autoplay_turns[seat] = 0
+            slot.bot = bot
+            log.info("room %s: seat %d handed to a %s bot by the host", self.code, seat, bot)
+            if self.status == "between":
+                self.ready.add(seat)
+                if all(s.seat in self.ready for s in self.slots):
+                    await self._start_deal()
+                    return
+            self._changed()
+
+    async def _write_bot(self, seat: int, bot: str | None) -> None:
+        code = self.code
+
+        def write(conn: DBConnection) -> None:
+            conn.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat)
+                         .values(bot=bot))
+
+        try:
+            await self.store.write([write])
+        except Exception:
+            log.exception("room %s: could not store the autoplay of seat %d", code, seat)
+            raise RoomError("server", "the change could not be saved; please try again") \
+                from None
+
     # ----------------------------------------------------------- clients
-    def attach(self, conn: Connection, seat: int) -> None:
-        conn.seat = seat
-        self.conns.setdefault(seat, []).append(conn)
-        conn.send({"type": "welcome", "seat": seat, "code": self.code})
-        self._broadcast()
+    async def attach(self, conn: Connection, seat: int) -> None:
+        """A connection that said hello with ``seat``'s token; ends the seat's autoplay."""
+        async with self.lock:
+            slot = self.slots[seat]
+            bot = slot.autoplay
+            if bot is not None:
+                await self._write_bot(seat, None)   # a failure leaves the seat as it was
+                slot.bot = None
+            conn.seat = seat
+            self.conns.setdefault(seat, []).append(conn)
+            conn.send({"type": "welcome", "seat": seat, "code": self.code})
+            if bot is not None:
+                turns = self.autoplay_turns.pop(seat, None)
+                conn.send({"type": "notice", "text": away_notice(bot, turns)})
+                self.ready.discard(seat)
+                self._changed()
+            else:
+                self._presence()
 
     def detach(self, conn: Connection) -> None:
         if conn.seat is None:
@@ -546,7 +687,23 @@ class Room:
         if conn in group:
             group.remove(conn)
         if not self._closed:
-            self._broadcast()
+            self._spawn(self._presence_later())
+
+    def _presence(self) -> None:
+        """Who is connected changed (the lock is held): the absence clock may start or stop."""
+        if self._update_deadline():
+            self._schedule()
+        self._broadcast()
+
+    async def _presence_later(self) -> None:
+        async with self.lock:
+            if not self._closed:
+                self._presence()
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(job)
+        self._side.add(task)
+        task.add_done_callback(self._side.discard)
 
     def _broadcast(self) -> None:
         for seat, group in self.conns.items():
@@ -564,19 +721,40 @@ class Room:
         self._broadcast()
         self._schedule()
 
-    def _update_deadline(self) -> None:
+    def _update_deadline(self) -> bool:
+        """Set the clocks of the turn in progress (see the module docstring); returns whether
+        the deadline changed."""
+        before = (self.deadline, self.deadline_kind)
         table = self.table
+        key: tuple[int, int] | None = None
+        seat = 0
+        if table is not None and not table.over and self.status == "playing" \
+                and table.turn is not None and not self.slots[table.turn].plays_as_bot:
+            seat = table.turn
+            key = (self.number, table.turns)
+
+        def clock(seconds: float) -> tuple[float, float]:
+            return asyncio.get_running_loop().time() + seconds, time.time() + seconds
+
         seconds = self.config.turn_seconds
-        if table is None or table.over or self.status != "playing" or seconds <= 0 \
-                or self.slots[table.turn or 0].kind != "human":
-            self._turn_key = None
-            self.deadline = self.deadline_wall = None
-            return
-        key = (self.number, table.turns)
-        if key != self._turn_key:
-            self._turn_key = key
-            self.deadline = asyncio.get_running_loop().time() + seconds
-            self.deadline_wall = time.time() + seconds
+        if key is None or seconds <= 0:
+            self._turn_clock = None
+        elif key != self._turn_key or self._turn_clock is None:
+            self._turn_clock = clock(seconds)
+        self._turn_key = key
+        grace = self.settings.absent_grace
+        if key is None or grace <= 0 or self.connected(seat):
+            self._absent_clock = self._absent_key = None
+        elif key != self._absent_key or self._absent_clock is None:
+            self._absent_clock, self._absent_key = clock(grace), key
+        clocks = [(c, kind) for c, kind in ((self._turn_clock, "turn"),
+                                            (self._absent_clock, "absent")) if c is not None]
+        if clocks:
+            (self.deadline, self.deadline_wall), self.deadline_kind = \
+                min(clocks, key=lambda item: item[0][0])
+        else:
+            self.deadline = self.deadline_wall = self.deadline_kind = None
+        return (self.deadline, self.deadline_kind) != before
 
     def _schedule(self) -> None:
         if self._task is not None and not self._task.done():
@@ -589,7 +767,7 @@ class Room:
             self._task = asyncio.create_task(self._run(self._start_waiting, self.version))
         elif self.status == "playing" and table is not None and not table.over:
             seat = table.turn or 0
-            if self.slots[seat].kind == "bot":
+            if self.slots[seat].plays_as_bot:
                 self._task = asyncio.create_task(self._run(self._bot_turn, self.version))
             elif self.deadline is not None:
                 self._task = asyncio.create_task(self._run(self._time_out, self.version))
@@ -619,14 +797,21 @@ class Room:
                 await self._start_deal()
 
     async def _time_out(self, version: int) -> None:
-        assert self.deadline is not None
-        await asyncio.sleep(max(0.0, self.deadline - asyncio.get_running_loop().time()))
-        async with self.lock:
-            table = self.table
-            if self.version != version or table is None or table.over:
+        loop = asyncio.get_running_loop()
+        while self.deadline is not None:
+            await asyncio.sleep(max(0.0, self.deadline - loop.time()))
+            async with self.lock:
+                table = self.table
+                if self.version != version or table is None or table.over \
+                        or self.deadline is None:
+                    return   # the turn changed meanwhile (and was rescheduled)
+                if loop.time() < self.deadline:
+                    continue   # the clock moved on (a reconnection): sleep on
+                seat = table.turn or 0
+                log.info("room %s: seat %d timed out (%s)", self.code, seat, self.deadline_kind)
+                await self._commit(seat, TimeOut())
+                self._changed()
                 return
-            await self._commit(table.turn or 0, TimeOut())
-            self._changed()
 
     async def _bot_turn(self, version: int) -> None:
         await asyncio.sleep(self.settings.bot_delay)
@@ -644,14 +829,18 @@ class Room:
         else:   # the solver can think for a while: keep the event loop free
             action = await asyncio.to_thread(choose_bot_action, name, seed, view, legal)
         async with self.lock:
-            if self.version != version:
+            if self.version != version or not slot.plays_as_bot:
                 return
+            turns = table.turns
             try:
                 await self._commit(seat, action)
             except IllegalActionError as error:
                 log.error("room %s: bot %s chose an illegal %s (%s); timing it out",
                           self.code, name, action, error)
                 await self._commit(seat, TimeOut())
+            if slot.autoplay is not None and table.turns > turns \
+                    and seat in self.autoplay_turns:
+                self.autoplay_turns[seat] += 1
             self._changed()
 
     # ----------------------------------------------------------- reading
@@ -663,10 +852,12 @@ class Room:
 
     async def close(self) -> None:
         self._closed = True
-        if self._task is not None:
-            self._task.cancel()
+        for task in [self._task, *self._side]:
+            if task is None:
+                continue
+            task.cancel()
             try:
-                await self._task
+                await task
             except BaseException:  # noqa: BLE001
                 pass
         for group in self.conns.values():
