@@ -109,21 +109,25 @@ def test_unknown_tables(client: TestClient) -> None:
 def test_history_lists_finished_deals_and_replays_them(client: TestClient) -> None:
     made = create_table(client, ["human", "random"], deals=2)
     code = made["code"]
-    assert client.get(f"/api/tables/{code}/deals/0").status_code == 409   # still playing
+    auth = {"Authorization": f"Bearer {made['token']}"}
+    assert client.get(f"/api/tables/{code}/deals/0", headers=auth).status_code == 409
     with client.websocket_connect(f"/ws/{code}") as ws:
         seat = Seat(ws, made["token"])
         seat.hello()
         seat.play_until(lambda s: s["room"]["status"] == "finished", random.Random(5),
                         drop_chance=0.05)
-    listing = client.get(f"/api/tables/{code}/deals").json()
-    assert [d["deal"] for d in listing["finished"]] == [0, 1]
+    listing = client.get(f"/api/tables/{code}/deals", headers=auth).json()
+    assert [d["deal"] for d in listing["finished"]] == [0, 1] and listing["viewer"] == 0
     assert listing["totals"] == [sum(d["scores"][s] for d in listing["finished"])
                                  for s in range(2)]
-    replay = client.get(f"/api/tables/{code}/deals/1").json()
+    replay = client.get(f"/api/tables/{code}/deals/1", headers=auth).json()
     frames = replay["frames"]
+    assert replay["viewer"] == 0
     assert frames[0]["events"][0]["action"] == "dealt"
     assert frames[-1]["events"][-1]["action"] == "deal_ended"
-    assert all(len(f["hands"]) == 2 for f in frames)
+    assert all(len(f["hands"]) == 2 and len(f["counts"]) == 2 for f in frames)
+    assert len(frames[0]["hands"][0]) == 21 and frames[0]["hands"][1] is None
+    assert frames[0]["counts"] == [21, 21]
     assert "stock" not in frames[0] and "shoe" not in str(replay) and "seed" not in str(replay)
     assert replay["result"]["scores"] == listing["finished"][1]["scores"]
-    assert client.get(f"/api/tables/{code}/deals/7").status_code == 409
+    assert client.get(f"/api/tables/{code}/deals/7", headers=auth).status_code == 409

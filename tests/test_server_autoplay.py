@@ -167,7 +167,7 @@ def test_older_rooms_read_the_first_human_seat_as_host() -> None:
     old = RoomConfig.from_json('{"players": 3, "rules": "classic", "point_value": "1", '
                                '"turn_seconds": 30, "deals": 1, '
                                '"kinds": ["greedy", "human", "human"]}')
-    assert old.host == 1
+    assert old.host == 1 and old.public_history is False
     again = RoomConfig.from_json(old.to_json())
     assert again == old
     with pytest.raises(ValueError):

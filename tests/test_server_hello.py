@@ -1,5 +1,5 @@
 """Saying hello: a wrong seat token closes the socket (4401), and a client address that keeps
-guessing tokens is refused for a while (4429)."""
+guessing tokens is refused for a while (4429), on the WebSocket and on the history API alike."""
 
 from __future__ import annotations
 
@@ -54,6 +54,25 @@ def test_token_guesses_are_limited_per_address(tmp_path: Path) -> None:
             reply = seat.recv()
             assert reply["type"] == "error" and reply["code"] == "rate_limited"
             assert "too many wrong seat tokens" in reply["error"]
+            assert closed_with(seat) == 4429
+        # The history API shares the count.
+        listing = client.get(f"/api/tables/{code}/deals",
+                             headers={"Authorization": f"Bearer {made['token']}"})
+        assert listing.status_code == 429 and listing.json()["code"] == "rate_limited"
+
+
+def test_wrong_history_tokens_count_as_guesses(tmp_path: Path) -> None:
+    with TestClient(make_app(tmp_path, bot_delay=60, hello_failures=3)) as client:
+        made = create_table(client, ["human", "random"])
+        code = made["code"]
+        for _ in range(3):
+            reply = client.get(f"/api/tables/{code}/deals",
+                               headers={"Authorization": "Bearer " + "y" * 32})
+            assert reply.status_code == 403
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            seat = Seat(ws)
+            seat.send({"type": "hello", "token": made["token"]})
+            assert seat.recv()["code"] == "rate_limited"
             assert closed_with(seat) == 4429
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,69 @@ class Seat:
             else:
                 self.recv()
         raise AssertionError("the match did not reach the expected state")
+
+
+def drain(seat: Seat) -> None:
+    """Read every message the server has already sent ``seat``, without waiting."""
+    stream = seat.ws._send_rx
+    while True:
+        try:
+            message = seat.ws.portal.call(stream.receive_nowait)
+        except anyio.WouldBlock:
+            return
+        if message["type"] == "websocket.close":
+            return
+        text_ = message["text"]
+        seat.messages.append(text_)
+        data = json.loads(text_)
+        if data["type"] == "state":
+            seat.state = data
+
+
+def keys_of(value: Any) -> set[str]:
+    """Every key of every object in a JSON value."""
+    if isinstance(value, dict):
+        found = set(value)
+        for item in value.values():
+            found |= keys_of(item)
+        return found
+    if isinstance(value, list):
+        return set().union(*(keys_of(v) for v in value)) if value else set()
+    return set()
+
+
+def play_match(seats: list[Seat], rng: random.Random,
+               drop_chances: Sequence[float] | None = None, ask: bool = True) -> None:
+    """Play several human seats at one table until the match is over (ready between deals);
+    ``drop_chances[i]``: how often seat ``i`` drops when it may (default 0.07); ``ask``: also
+    ask about the hand now and then."""
+    chances = list(drop_chances) if drop_chances is not None else [0.07] * len(seats)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for seat in seats:
+            drain(seat)
+        states = [s.state for s in seats if s.state]
+        if states and all(s["room"]["status"] == "finished" for s in states):
+            return
+        moved = False
+        for seat, chance in zip(seats, chances):
+            state = seat.state
+            if state is None:
+                continue
+            if state["room"]["status"] == "between" and state["you"] not in state["ready"] \
+                    and seat.acted != ("ready", state["version"]):
+                seat.acted = ("ready", state["version"])  # type: ignore[assignment]
+                seat.request({"type": "ready"})
+                moved = True
+            elif seat.my_move():
+                seat.move(rng, drop_chance=chance)
+                if ask and rng.random() < 0.3:   # ask about the hand: replies are checked too
+                    seat.request({"type": "groups", "groups": [seat.deal["hand"][:3]]})
+                    seat.request({"type": "arrange"})
+                moved = True
+        if not moved:
+            time.sleep(0.002)
+    raise AssertionError("the match did not finish in time")
 
 
 def parse_card(text: str) -> Card | None:

@@ -131,7 +131,8 @@ def test_a_killed_server_comes_back_with_every_table(tmp_path: Path) -> None:
         final = again.wait(lambda s: s["result"] is not None or s["match"]["deal"] == 1)
         assert final["match"]["history"] and final["match"]["history"][0]["deal"] == 0
         again.close()
-        listing = httpx.get(f"http://127.0.0.1:{port}/api/tables/{code}/deals", timeout=10)
+        listing = httpx.get(f"http://127.0.0.1:{port}/api/tables/{code}/deals", timeout=10,
+                            headers={"Authorization": f"Bearer {token}"})
         assert [d["deal"] for d in listing.json()["finished"]][:1] == [0]
     finally:
         server.kill()

@@ -5,11 +5,14 @@ HTTP (JSON):
 * ``POST /api/tables`` create a table → ``{code, seat, token}``; ``GET /api/tables/{code}``
   its public facts; ``POST /api/tables/{code}/join`` take an open seat → ``{seat, token}``;
 * ``GET /api/tables/{code}/deals`` finished deals; ``GET /api/tables/{code}/deals/{n}`` one
-  finished deal, step by step; ``GET /healthz``.
+  finished deal, step by step, as the asking seat saw it (:mod:`.replay`). A table's history
+  is open to its players, who send their seat token as ``Authorization: Bearer <token>``;
+  others get 403, unless the table was created with ``public_history`` (then they see it as
+  a spectator). ``GET /healthz``.
 
 WebSocket ``/ws/{code}``: the first message is ``{"type": "hello", "token": …}``; a wrong token
 is answered with an error and the socket is closed (code 4401), and a client address that
-sent too many wrong tokens lately is refused for a while
+sent too many wrong tokens lately (seat tokens or history tokens) is refused for a while
 (``rate_limited``, close code 4429). After the hello the server sends ``welcome``, then (if a
 bot was playing the seat while its player was away) a ``notice`` with a sentence saying so,
 then ``state`` messages (the seat's own view) after every change, and answers each client
@@ -47,7 +50,7 @@ from rummy21.server.protocol import (ArrangeMsg, AutoplayMsg, CheckDeclareMsg, C
                                      GroupsMsg, HelloMsg, JoinTable, PingMsg, ProtocolError,
                                      ReadyMsg, check_code, error_message, groups_of,
                                      parse_message, to_action)
-from rummy21.server.replay import replay_frames
+from rummy21.server.replay import replay_deal
 from rummy21.server.room import Connection, Room, RoomConfig, RoomError, Rooms, Settings, \
     TableFactory
 from rummy21.server.store import Store, events
@@ -58,6 +61,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 HELLO_SECONDS = 30.0
 _STATUS = {"not_found": 404, "full": 409, "forbidden": 403, "not_finished": 409,
            "rate_limited": 429}
+PRIVATE_HISTORY = "the history of this table is open to its players only"
 TOO_MANY_GUESSES = "too many wrong seat tokens from your address: wait a minute and try again"
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -250,7 +254,8 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
             raise RoomError("forbidden", "this server deals live tables from a secure shuffle; "
                                          "it does not accept seeds")
         config = RoomConfig(len(body.seats), body.rules, body.point_value, body.turn_seconds,
-                            body.deals, tuple(body.seats), host=body.seats.index("human"))
+                            body.deals, tuple(body.seats), host=body.seats.index("human"),
+                            public_history=body.public_history)
         room, seat, token = await rooms_of(request).create(config, body.name, body.seed)
         return {"code": room.code, "seat": seat, "token": token, "url": f"/t/{room.code}"}
 
@@ -265,17 +270,37 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
         seat, token = await room.join(body.name, body.seat)
         return {"code": room.code, "seat": seat, "token": token}
 
+    def history_viewer(request: Request, room: Room) -> int | None:
+        """The seat asking for ``room``'s history (``None``: an outsider of a public table)."""
+        address = client_address(request)
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        seat = None
+        if header:
+            if guesses.blocked(address):
+                raise RoomError("rate_limited", TOO_MANY_GUESSES)
+            if scheme.lower() == "bearer" and token.strip():
+                seat = room.seat_for_token(token.strip())
+            if seat is None:
+                guesses.failed(address)
+        if seat is None and not room.config.public_history:
+            raise RoomError("forbidden", PRIVATE_HISTORY)
+        return seat
+
     @app.get("/api/tables/{code}/deals")
     async def list_deals(code: str, request: Request) -> dict[str, Any]:
         room = await room_or_404(request, code)
+        viewer = history_viewer(request, room)
         return {"code": room.code, "names": room.names, "rules": room.config.rules,
                 "point_value": room.config.point_value, "deals": room.config.deals,
                 "finished": [s.to_dict() for s in room.summaries],
-                "totals": room.totals}
+                "totals": room.totals, "viewer": viewer,
+                "public_history": room.config.public_history}
 
     @app.get("/api/tables/{code}/deals/{number}")
     async def deal_replay(code: str, number: int, request: Request) -> dict[str, Any]:
         room = await room_or_404(request, code)
+        viewer = history_viewer(request, room)
         summary = next((s for s in room.summaries if s.number == number), None)
         if summary is None:
             raise RoomError("not_finished", f"deal {number + 1} is not finished"
@@ -284,13 +309,10 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
         lines = await store.read(lambda conn: [r.data for r in conn.execute(
             events.select().where(events.c.code == room.code, events.c.deal == number)
             .order_by(events.c.seq))])
-        frames = await asyncio.to_thread(replay_frames, lines)
-        from rummy21.game.table import Table
-        table = await asyncio.to_thread(Table.replay, lines)
-        result = present.result_view(table, number, None, room.point_value, room.names)
+        replay = await asyncio.to_thread(replay_deal, lines, number, viewer, room.point_value,
+                                         room.names)
         return {"code": room.code, "deal": number, "names": room.names,
-                "jokers": present.jokers_dict(table.jokers), "summary": summary.to_dict(),
-                "frames": frames, "result": result}
+                "summary": summary.to_dict(), **replay}
 
     # -------------------------------------------------------------- WebSocket
     @app.websocket("/ws/{code}")

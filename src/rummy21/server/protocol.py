@@ -248,6 +248,8 @@ class CreateTable(BaseModel):
     point_value: Annotated[str, Field(max_length=20)] = "1"
     turn_seconds: Annotated[int, Field(ge=0, le=600)] = 30
     deals: Annotated[int, Field(ge=1, le=100)] = 3
+    public_history: bool = False
+    """Whether anyone with the code may replay the finished deals (else only the players)."""
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
 
     @field_validator("point_value")

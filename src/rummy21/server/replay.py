@@ -1,73 +1,133 @@
-"""Step-by-step replays of finished deals for the history page.
+"""Step-by-step replays of finished deals for the history page, as one seat saw them live.
 
 The engine's :meth:`Table.replay` rebuilds a deal in one go; the history page wants every
 position on the way, so this module applies the log's player actions one at a time (with the
-same public table operations) and records the whole table after each: every hand, the open
-pile and the stock size — never the order of the cards still in the stock.
+same public table operations) and records, after each, what the viewer saw at the table.
+
+Privacy: the same policy as the live table. A replay shows a viewer nothing the live table
+did not show it:
+
+* its own hand at every step; every other seat only as a number of cards;
+* the public events (discards, cards taken from the open pile, drops, time-outs, reshuffles);
+  a card drawn from the stock only to the seat that drew it; the finish card of a valid
+  declaration (the live result shows it), of a wrong one only to the declarer;
+* the open pile and the stock's size, never the order of the stock;
+* at the end, the deal's result exactly as the live result screen showed it to the viewer
+  (:func:`~rummy21.server.present.result_view`), and the last frame lays out the hands that
+  result lays out (:func:`~rummy21.server.present.hand_shown`: a dropped hand only to its own
+  player).
+
+``viewer=None`` is a spectator (an outsider of a table whose history is public): no hand during
+the deal, and the result with every dropped hand folded. Who may ask at all is decided in
+:mod:`.app`: a table's players (by their seat token), or anyone if the table was created with a
+public history.
 
 >>> from rummy21.bots import make_bots, play_deal
 >>> from rummy21.game import Table
 >>> table = Table(players=2, seed=4)
 >>> _ = play_deal(table, make_bots(["random", "random"], seed=4))
->>> frames = replay_frames([e.to_dict() for e in table.log])
+>>> frames = replay_frames([e.to_dict() for e in table.log], viewer=0)
 >>> frames[0]["events"][0]["action"], frames[-1]["events"][-1]["action"]
 ('dealt', 'deal_ended')
->>> len(frames[0]["hands"]), [len(h) for h in frames[0]["hands"]]
-(2, [21, 21])
+>>> len(frames[0]["hands"][0]), frames[0]["hands"][1], frames[0]["counts"]
+(21, None, [21, 21])
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
+from rummy21.game.actions import Source
 from rummy21.game.errors import ReplayError
 from rummy21.game.events import DealStarted, Declared, Drew, Event, Reshuffled
 from rummy21.game.log import load_log
 from rummy21.game.table import Table
 from rummy21.game.view import public_event
+from rummy21.server import present
 
 
-def _describe(event: Event) -> dict[str, Any]:
-    """The public face of an event, plus the card drawn from the stock (the deal is over)."""
+def _describe(event: Event, viewer: int | None) -> dict[str, Any]:
+    """The public face of an event, plus what ``viewer`` itself saw of its own moves."""
     out = public_event(event).to_dict()
     if isinstance(event, Drew):
-        out["card"] = str(event.card)
         out["forced"] = event.forced
-    if isinstance(event, Declared):
+        if event.seat == viewer:
+            out["card"] = str(event.card)
+    if isinstance(event, Declared) and (event.valid or event.seat == viewer):
         out["finish"] = str(event.finish)
     return out
 
 
-def _frame(table: Table, new: Iterable[Event]) -> dict[str, Any]:
+def _drawn(table: Table, viewer: int | None) -> str | None:
+    """The card the player in turn has drawn, if ``viewer`` saw it (its own, or an open card)."""
+    if table.drawn is None:
+        return None
+    draw = next((e for e in reversed(table.log) if isinstance(e, Drew)), None)
+    if draw is None or not (draw.seat == viewer or draw.source is Source.OPEN):
+        return None
+    return str(table.drawn)
+
+
+def _frame(table: Table, new: Iterable[Event], viewer: int | None) -> dict[str, Any]:
+    players = table.players
+    hands: list[list[str] | None] = [None] * players
+    result = table.result
+    if result is not None:
+        for row in result.seats:
+            if present.hand_shown(row.standing, row.seat, viewer):
+                hands[row.seat] = [str(c) for c in row.cards]
+    elif viewer is not None:
+        hands[viewer] = [str(c) for c in table.hand(viewer)]
     return {
-        "events": [_describe(e) for e in new],
-        "hands": [[str(c) for c in table.hand(s)] for s in range(table.players)],
-        "standing": [table.standing(s).value for s in range(table.players)],
+        "events": [_describe(e, viewer) for e in new],
+        "hands": hands,
+        "counts": [len(table.hand(s)) for s in range(players)],
+        "standing": [table.standing(s).value for s in range(players)],
         "open_pile": [{"card": str(o.card), "by": o.discarded_by} for o in table.open_pile[-8:]],
         "open_count": len(table.open_pile),
         "stock_size": table.stock_size,
         "turn": table.turn,
         "phase": table.phase.value,
-        "drawn": None if table.drawn is None else str(table.drawn),
+        "drawn": _drawn(table, viewer),
     }
 
 
-def replay_frames(log: Iterable[Any]) -> list[dict[str, Any]]:
-    """One frame per player action of the deal ``log`` (after the first: the deal itself)."""
+def _replay(log: Iterable[Any], viewer: int | None) -> tuple[Table, list[dict[str, Any]]]:
     events = load_log(log)
     if not events or not isinstance(events[0], DealStarted):
         raise ReplayError("a deal log starts with a deal_started record")
     head = events[0]
+    if viewer is not None and not 0 <= viewer < head.players:
+        raise ValueError(f"no seat {viewer} at a table of {head.players}")
     orders = [e.cards for e in events if isinstance(e, Reshuffled)] if head.seed is None \
         else None
     table = Table(head.players, head.rules, seed=head.seed, dealer=head.dealer,
                   shoe=head.shoe, reshuffles=orders)
-    frames = [_frame(table, table.log)]
+    frames = [_frame(table, table.log, viewer)]
     for event in events[1:]:
         before = len(table.log)
         if table.apply_recorded(event):
-            frames.append(_frame(table, table.log[before:]))
+            frames.append(_frame(table, table.log[before:], viewer))
     if list(table.log) != events:
         raise ReplayError("the deal does not reproduce from its log")
-    return frames
+    return table, frames
+
+
+def replay_frames(log: Iterable[Any], viewer: int | None) -> list[dict[str, Any]]:
+    """One frame per player action of the deal ``log`` (after the first: the deal itself), as
+    seat ``viewer`` saw it (``None``: a spectator)."""
+    return _replay(log, viewer)[1]
+
+
+def replay_deal(log: Iterable[Any], number: int, viewer: int | None, point_value: Decimal,
+                names: Sequence[str]) -> dict[str, Any]:
+    """A finished deal for the history page: its frames, jokers and result, as ``viewer`` saw
+    them (see the module docstring)."""
+    table, frames = _replay(log, viewer)
+    if table.result is None:
+        raise ReplayError("the deal is not over")
+    return {"frames": frames, "jokers": present.jokers_dict(table.jokers),
+            "result": present.result_view(table, number, viewer, point_value, names),
+            "viewer": viewer}

@@ -127,6 +127,8 @@ class RoomConfig:
     """Per seat: ``human``, ``random`` or ``greedy``."""
     host: int = -1
     """The creator's seat (``-1``: the first human seat)."""
+    public_history: bool = False
+    """Whether anyone with the table's code may open its finished deals (else: its players)."""
 
     def __post_init__(self) -> None:
         if self.host < 0:
@@ -141,15 +143,17 @@ class RoomConfig:
     def to_json(self) -> str:
         return json.dumps({"players": self.players, "rules": self.rules,
                            "point_value": self.point_value, "turn_seconds": self.turn_seconds,
-                           "deals": self.deals, "kinds": list(self.kinds), "host": self.host})
+                           "deals": self.deals, "kinds": list(self.kinds), "host": self.host,
+                           "public_history": self.public_history})
 
     @classmethod
     def from_json(cls, text: str) -> RoomConfig:
-        """The config stored with a room; older rooms (no host) read as hosted by their first
-        human seat."""
+        """The config stored with a room; older rooms (no host, no public_history) read as
+        hosted by their first human seat, with a private history."""
         data = json.loads(text)
         return cls(data["players"], data["rules"], data["point_value"], data["turn_seconds"],
-                   data["deals"], tuple(data["kinds"]), int(data.get("host", -1)))
+                   data["deals"], tuple(data["kinds"]), int(data.get("host", -1)),
+                   bool(data.get("public_history", False)))
 
 
 @dataclass(slots=True)
@@ -362,7 +366,7 @@ class Room:
             "rules": self.config.rules, "point_value": self.config.point_value,
             "turn_seconds": self.config.turn_seconds, "deals": self.config.deals,
             "deal": self.number, "deals_done": len(self.summaries),
-            "host": self.config.host,
+            "host": self.config.host, "public_history": self.config.public_history,
             "seats": [{"seat": s.seat, "kind": s.kind,
                        "bot": s.bot if s.kind == "bot" else None, "name": s.display,
                        "taken": s.taken, "connected": s.kind == "bot" or self.connected(s.seat),

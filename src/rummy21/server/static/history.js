@@ -1,26 +1,61 @@
-// The history page: every finished deal of a table, replayed step by step with all hands open.
-import { api, backEl, cardEl, codeFromPath, el, prettyCard, RULE_LABELS, scoreClass, signed } from "/static/cards.js";
+// The history page: every finished deal of a table, replayed step by step as this browser's
+// seat saw it at the table (its own hand, the other hands as backs with a count, and at the end
+// the result as it was shown). The server decides what may be seen; the seat's token (kept by
+// the table page) goes with every request.
+import { backEl, cardEl, codeFromPath, el, getSeat, prettyCard, RULE_LABELS, scoreClass, signed } from "/static/cards.js";
 
 const $ = (id) => document.getElementById(id);
 const code = codeFromPath();
+const mine = getSeat(code);
 let names = [];
+let viewer = null;
 let replay = null;
 let step = 0;
 let timer = null;
 
+class HistoryError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
+
+// GET with the seat's token; a 403 (a private table, no seat here) gets its own message.
+async function get(path) {
+  const headers = mine && mine.token ? { authorization: `Bearer ${mine.token}` } : {};
+  const response = await fetch(path, { headers });
+  let data = null;
+  try { data = await response.json(); } catch (_) { data = null; }
+  if (!response.ok) {
+    const message = (data && data.error) || `${response.status} ${response.statusText}`;
+    if (response.status === 403) {
+      throw new HistoryError(`${message[0].toUpperCase()}${message.slice(1)}. `
+        + (mine ? "The seat saved in this browser does not belong to this table any more."
+                : "Open it in the browser you play this table in, or ask the host for a public table."), 403);
+    }
+    throw new HistoryError(message, response.status);
+  }
+  return data;
+}
+
+function who(seat) {
+  const name = names[seat] || `Seat ${seat + 1}`;
+  return seat === viewer ? `${name} (you)` : name;
+}
+
 function describe(e) {
-  const who = e.seat === null || e.seat === undefined ? "" : names[e.seat] || `Seat ${e.seat + 1}`;
+  const name = e.seat === null || e.seat === undefined ? "" : who(e.seat);
   const card = e.card ? prettyCard(e.card) : "";
+  const forced = e.forced ? " (time-out)" : "";
   switch (e.action) {
     case "dealt": return `Dealt: cut card ${prettyCard(e.detail)}, open card ${card}.`;
-    case "drew": return e.detail === "open" ? `${who} took ${card} from the open pile.` : `${who} drew ${card} from the stock${e.forced ? " (time-out)" : ""}.`;
-    case "discarded": return `${who} discarded ${card}${e.detail === "forced" ? " (time-out)" : ""}.`;
+    case "drew":
+      if (e.detail === "open") return `${name} took ${card} from the open pile.`;
+      return card ? `${name} drew ${card} from the stock${forced}.` : `${name} drew a card from the stock${forced}.`;
+    case "discarded": return `${name} discarded ${card}${e.detail === "forced" ? " (time-out)" : ""}.`;
     case "reshuffled": return `The open pile (${e.number} cards) became the new stock.`;
-    case "declared": return `${who} declared with ${prettyCard(e.finish)} on the finish slot (option ${e.detail}).`;
-    case "declared_wrongly": return `${who} declared wrongly (${prettyCard(e.finish)}) and is out.`;
-    case "dropped": return `${who} dropped (${e.detail}, ${e.number} points).`;
-    case "timed_out": return `${who} ran out of time (${e.number} in a row).`;
-    case "deal_ended": return e.detail === "wash" ? "The deal ended in a wash." : `The deal is over: ${who} wins.`;
+    case "declared": return `${name} declared with ${prettyCard(e.finish)} on the finish slot (option ${e.detail}).`;
+    case "declared_wrongly": return e.finish ? `${name} declared wrongly (${prettyCard(e.finish)}) and is out.` : `${name} declared wrongly and is out.`;
+    case "dropped": return `${name} dropped (${e.detail}, ${e.number} points).`;
+    case "timed_out": return `${name} ran out of time (${e.number} in a row).`;
+    case "deal_ended": return e.detail === "wash" ? "The deal ended in a wash." : `The deal is over: ${name} wins.`;
     default: return e.action;
   }
 }
@@ -34,24 +69,29 @@ async function loadList() {
   $("code").textContent = code;
   $("back").href = `/t/${code}`;
   try {
-    const data = await api(`/api/tables/${code}/deals`);
+    const data = await get(`/api/tables/${code}/deals`);
     names = data.names;
+    viewer = data.viewer;
+    $("viewer-note").textContent = viewer === null
+      ? "You watch as a spectator: no hand is shown until the end of a deal, and a dropped hand stays folded."
+      : `You see this table as ${names[viewer] || "your seat"} saw it: your own hand, the other hands face down, and at the end every hand that was laid out.`;
     $("title").textContent = `Finished deals (${data.finished.length} of ${data.deals})`;
     if (!data.finished.length) $("deals").replaceChildren(el("div", { class: "muted" }, "No deal has finished yet."));
     else $("deals").replaceChildren(...data.finished.map((d) => el("button", {
       class: "deal-item", type: "button", dataset: { deal: d.deal }, onclick: () => openDeal(d.deal),
     },
-      el("span", {}, el("b", {}, `Deal ${d.deal + 1}`), ` · ${d.winner === null ? "wash" : names[d.winner] + " won"} · ${d.reason === "declared" ? "option " + d.option : d.reason.replace("_", " ")} · ${d.turns} turns`),
+      el("span", {}, el("b", {}, `Deal ${d.deal + 1}`), ` · ${d.winner === null ? "wash" : who(d.winner) + " won"} · ${d.reason === "declared" ? "option " + d.option : d.reason.replace("_", " ")} · ${d.turns} turns`),
       el("span", {}, d.scores.map((s, i) => el("span", { class: scoreClass(s) }, `${i ? " / " : ""}${signed(s)}`))))));
     const totals = $("totals");
     totals.replaceChildren(
-      el("thead", {}, el("tr", {}, el("th", {}, ""), names.map((n) => el("th", {}, n)))),
+      el("thead", {}, el("tr", {}, el("th", {}, ""), names.map((_, i) => el("th", {}, who(i))))),
       el("tfoot", {}, el("tr", {}, el("td", {}, "Total"), data.totals.map((t) => el("td", { class: scoreClass(t) }, signed(t))))));
     totals.classList.toggle("hidden", !data.finished.length);
     const wanted = new URLSearchParams(location.search).get("deal");
     if (wanted !== null) openDeal(Number(wanted));
   } catch (error) {
     showError(error.message);
+    if (error.status === 403) $("title").textContent = "This history is private";
   }
 }
 
@@ -59,12 +99,13 @@ async function openDeal(number) {
   stop();
   document.querySelectorAll(".deal-item").forEach((n) => n.classList.toggle("active", Number(n.dataset.deal) === number));
   try {
-    replay = await api(`/api/tables/${code}/deals/${number}`);
+    replay = await get(`/api/tables/${code}/deals/${number}`);
   } catch (error) {
     showError(error.message);
     return;
   }
   names = replay.names;
+  viewer = replay.viewer;
   $("viewer").classList.remove("hidden");
   $("viewer-title").textContent = `Deal ${number + 1} — step by step`;
   $("slider").max = String(replay.frames.length - 1);
@@ -86,23 +127,33 @@ function show(index) {
     el("div", { class: "pile" }, el("span", { class: "label" }, "Open pile"),
       el("div", { class: "slot" }, top ? cardEl(top.card, j, { size: "small" }) : el("div", { class: "empty-slot" }),
         frame.open_count > 1 ? el("span", { class: "count" }, frame.open_count) : null),
-      el("div", { class: "by" }, top ? (top.by === null ? "first open card" : names[top.by]) : "")),
+      el("div", { class: "by" }, top ? (top.by === null ? "first open card" : who(top.by)) : "")),
     el("div", { class: "pile" }, el("span", { class: "label" }, "Cut card"), el("div", { class: "slot" }, cardEl(j.cut, j, { size: "small" }))));
   $("replay-seats").replaceChildren(...frame.hands.map((hand, seat) => el("div", {
-    class: "replay-seat" + (frame.turn === seat ? " turn" : ""),
+    class: "replay-seat" + (frame.turn === seat ? " turn" : "") + (seat === viewer ? " mine" : ""),
   },
-    el("span", { class: "who" }, names[seat], el("div", { class: "small muted" }, frame.standing[seat].replace("_", " "))),
-    el("div", { class: "cards-row" }, hand.map((c) => cardEl(c, j, { size: "tiny" }))))));
+    el("span", { class: "who" }, who(seat), el("div", { class: "small muted" }, frame.standing[seat].replace("_", " "))),
+    hand === null ? hiddenHand(frame.counts[seat], frame.standing[seat])
+      : el("div", { class: "cards-row" }, hand.map((c) => cardEl(c, j, { size: "tiny" }))))));
   const last = step === replay.frames.length - 1;
   $("replay-result").replaceChildren(last ? resultTable(replay.result) : "");
   $("play").textContent = timer ? "Pause" : "Play";
+}
+
+// A hand this seat did not see: face down, with how many cards it held.
+function hiddenHand(count, standing) {
+  if (!count) return el("span", { class: "small muted" }, standing === "dropped" ? "folded (dropped)" : "no cards");
+  const back = backEl("tiny");
+  back.title = `${count} cards, face down`;
+  return el("div", { class: "cards-row", "aria-label": `${count} cards, face down` },
+    back, el("span", { class: "small muted" }, `× ${count}`));
 }
 
 function resultTable(r) {
   return el("div", { class: "table-scroll" }, el("table", { class: "scores" },
     el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Pays"), el("th", {}, "Value"), el("th", {}, "Score"), el("th", {}, "Money"))),
     el("tbody", {}, r.seats.map((s) => el("tr", {},
-      el("td", {}, s.name + (s.seat === r.winner ? " ★" : "")),
+      el("td", {}, who(s.seat) + (s.seat === r.winner ? " ★" : "") + (s.hidden ? " (folded)" : "")),
       el("td", {}, s.rule ? `${s.penalty} (${RULE_LABELS[s.rule] || s.rule})` : "—"),
       el("td", {}, `${s.value} → ${signed(s.value_net)}`),
       el("td", { class: scoreClass(s.score) }, signed(s.score)),

@@ -35,6 +35,7 @@ async function create(event) {
   const body = {
     name, seats, rules: $("c-rules").value, point_value: $("c-point").value.trim() || "1",
     turn_seconds: Number($("c-timer").value || 0), deals: Number($("c-deals").value || 1),
+    public_history: $("c-public").checked,
   };
   $("create-btn").disabled = true;
   try {
