@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummy21.cards import (ALL_CARDS, JOKER_INDEX, TYPE_COUNT, Card, CardError, check_copies,
-                           counts_of, parse_cards)
+                           counts_of, format_cards, parse_cards)
 from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DubleeSave, RuleSet
@@ -453,6 +453,7 @@ def check_layout(groups: Sequence[Sequence[Card] | str], cut: Card | str,
         valid = analysis.valid
         option = analysis.options[0] if analysis.options else None
         if valid and not as_shown:
-            reasons.append("the cards can be arranged validly: " +
-                           "; ".join(str(g) for g in analysis.groups))
+            reasons.append("the cards can be arranged validly: " + "; ".join(
+                f"{g.kind.value.replace('_', ' ')} {format_cards(g.cards)}"
+                for g in analysis.groups))
     return LayoutCheck(tuple(shown), rest, as_shown, analysis, valid, option, tuple(reasons))

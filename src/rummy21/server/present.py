@@ -283,6 +283,10 @@ def check_declaration(hand: Sequence[Card], finish: Card, groups: Sequence[Seque
     rest = cards_outside(others, groups, "the layout (besides the finish card)")
     check = check_layout([list(g) for g in groups], jokers.cut, rules, rest)
     out = check.to_dict()
+    # When the cards are valid but the layout does not show it, the arrangement that does.
+    proof = check.analysis if check.valid and not check.options_as_shown else None
+    out["proof"] = None if proof is None else {
+        "groups": [group_dict(g) for g in proof.groups], "loose": cards_text(proof.loose)}
     out["finish"] = str(finish)
     out["labels"] = label_groups(groups, jokers, rules)
     out["cost_if_wrong"] = rules.wrong_declaration

@@ -74,7 +74,7 @@ function listMine() {
 function fan() {
   const box = $("fan");
   const cards = ["JK", "7H", "8H", "9H", "QS"];
-  const jokers = { wild_rank: "Q", upper: "KS", lower: "JS", value_cards: ["QS", "KS", "JS"] };
+  const jokers = { joker_cards: ["QS", "QH", "QD", "QC", "KS", "JS", "JK"], value_cards: ["QS", "KS", "JS"] };
   cards.forEach((c, i) => {
     const node = cardEl(c, jokers);
     node.style.transform = `rotate(${(i - 2) * 12}deg)`;

@@ -472,8 +472,10 @@ function renderActions() {
   $("btn-discard").title = problem ? `Cannot discard: ${problem}.` : `Discard ${prettyCard(card)} (X)`;
   $("btn-declare").title = problem ? `Cannot declare: ${problem}.` : `Declare with ${prettyCard(card)} on the finish slot (F)`;
   const count = hand.selected().length;
-  show("btn-group", holding && (count > 0 || !playing)); show("btn-sort", holding); show("btn-arrange", holding);
-  $("btn-group").disabled = count < 1;
+  show("btn-group", holding); show("btn-sort", holding); show("btn-arrange", holding);
+  $("btn-group").disabled = count < 2;
+  $("btn-group").classList.toggle("idle", count < 2);
+  $("btn-group").title = count < 2 ? "Select two or more cards to group them (G)" : `Group the ${count} selected cards (G)`;
   $("btn-group").replaceChildren("Group", count ? el("small", {}, ` ${count}`) : "");
   $("btn-sort").replaceChildren("Sort", el("small", { class: "hide-sm" }, layout.sort === "suit" ? " by suit" : " by rank"));
   $("btn-sort").title = `Sort your ungrouped cards ${layout.sort === "suit" ? "by rank" : "by suit"} next (R)`;
@@ -545,7 +547,7 @@ function arrange() {
   if (!layout.own || !layout.groups.length) { run([]); return; }
   const close = modal("arrange", [
     el("h2", {}, "Arrange your hand?"),
-    el("p", {}, `You built ${plural(layout.groups.length, "group")} yourself. Keep them and lay out only the other cards, or replace everything with the best groups?`),
+    el("p", {}, `You have changed your groups. Keep your ${plural(layout.groups.length, "group")} as they are and lay out only the ungrouped cards, or start again from the best groups?`),
     el("div", { class: "buttons" },
       el("button", { class: "btn ghost", type: "button", onclick: () => close() }, "Cancel"),
       el("button", { class: "btn", type: "button", id: "arrange-all", onclick: () => { close(); run([]); } }, "Replace my groups"),
@@ -555,7 +557,7 @@ function arrange() {
 
 function groupSelected() {
   const ids = hand.selected();
-  if (!ids.length) { toast("Select the cards to group first (tap them, or Space on each)."); return; }
+  if (ids.length < 2) { toast("Select two or more cards to group first (tap them, or Space on each)."); return; }
   groupCards(layout, ids);
   hand.clear();
   saveLayout();
@@ -606,31 +608,44 @@ function askDeclare(card) {
   send({ type: "check_declare", card: finish, groups }, (reply) => { if (reply.type === "declare_check") showDeclareCheck(reply); else if (reply.error) toast(reply.error); });
 }
 
+function checkGroup(cards, label, j) {
+  return el("div", { class: "group " + (label.valid ? (label.pure ? "pure" : "ok") : "bad") },
+    el("div", { class: "g-label" }, el("span", { class: "k" }, label.valid ? label.label : "not valid")),
+    label.valid ? null : el("div", { class: "g-reason" }, prettyText(label.reason)),
+    el("div", { class: "g-cards" }, cards.map((c) => cardEl(c, j))));
+}
+
 function showDeclareCheck(msg) {
   const j = jokers();
   const ok = msg.valid;
-  const groups = el("div", { class: "check-groups" }, msg.groups.map((g, i) => {
-    const label = msg.labels[i];
-    return el("div", { class: "group " + (label.valid ? (label.pure ? "pure" : "ok") : "bad") },
-      el("div", { class: "g-label" }, el("span", { class: "k" }, label.valid ? label.label : "not valid")),
-      label.valid ? null : el("div", { class: "g-reason" }, prettyText(label.reason)),
-      el("div", { class: "g-cards" }, g.cards.map((c) => cardEl(c, j))));
-  }), msg.loose.length ? el("div", { class: "group loose" }, el("div", { class: "g-label" }, el("span", { class: "k" }, "ungrouped")),
-    el("div", { class: "g-cards" }, msg.loose.map((c) => cardEl(c, j)))) : null,
-  el("div", { class: "group finish-group" }, el("div", { class: "g-label" }, el("span", { class: "k" }, "finish")), el("div", { class: "g-cards" }, cardEl(msg.finish, j))));
+  // Valid cards in a layout that does not show it: show the arrangement that does.
+  const shown = msg.proof
+    ? { groups: msg.proof.groups.map((g) => checkGroup(g.cards, { valid: true, pure: g.pure, label: g.label }, j)), loose: msg.proof.loose }
+    : { groups: msg.groups.map((g, i) => checkGroup(g.cards, msg.labels[i], j)), loose: msg.loose };
+  const groups = el("div", { class: "check-groups" }, shown.groups,
+    shown.loose.length ? el("div", { class: "group loose" }, el("div", { class: "g-label" }, el("span", { class: "k" }, ok ? "free cards" : "ungrouped")),
+      el("div", { class: "g-cards" }, shown.loose.map((c) => cardEl(c, j)))) : null,
+    el("div", { class: "group finish-group" }, el("div", { class: "g-label" }, el("span", { class: "k" }, "finish")), el("div", { class: "g-cards" }, cardEl(msg.finish, j))));
+  const reasons = msg.proof ? [] : msg.reasons;
   const close = modal("declare", [
     el("h2", {}, `Declare with ${prettyCard(msg.finish)} on the finish slot?`),
     el("div", { class: "verdict " + (ok ? "ok" : "bad") }, ok
       ? `✓ A valid declaration (option ${msg.option}).`
       : `✗ Not a valid declaration: declaring now costs ${msg.cost_if_wrong} points and puts you out of the deal.`),
-    msg.reasons.length ? el("ul", { class: "reasons" }, msg.reasons.map((r) => el("li", {}, prettyText(r)))) : null,
-    el("div", { class: "small muted" }, "Your layout, group by group:"),
+    reasons.length ? el("ul", { class: "reasons" }, reasons.map((r) => el("li", {}, prettyText(r)))) : null,
+    el("div", { class: "small muted" }, msg.proof
+      ? "Your own layout does not show it, but the cards count: they will be laid out like this."
+      : "Your layout, group by group:"),
     groups,
     el("div", { class: "buttons" },
       el("button", { class: "btn ghost", type: "button", onclick: () => close() }, "Cancel"),
       el("button", {
         class: "btn " + (ok ? "go" : "danger"), type: "button", id: "confirm-declare",
-        onclick: () => { close(); act({ action: "declare", card: msg.finish, groups: msg.groups.map((g) => g.cards) }); },
+        onclick: () => {
+          close();
+          const layoutShown = msg.proof ? msg.proof.groups.map((g) => g.cards) : msg.groups.map((g) => g.cards);
+          act({ action: "declare", card: msg.finish, groups: layoutShown });
+        },
       }, ok ? "Declare" : `Declare anyway (−${msg.cost_if_wrong})`)),
   ], { wide: true, label: "declare" });
 }
@@ -681,7 +696,8 @@ function showResult(r) {
     const groups = s.groups.map((g) => el("div", { class: "group " + (g.kind === "pure_sequence" || g.kind === "tunnela" ? "pure" : "ok") },
       el("div", { class: "g-label" }, el("span", { class: "k" }, g.label)),
       el("div", { class: "g-cards" }, g.cards.map((c) => cardEl(c, j)))));
-    if (s.loose.length) groups.push(el("div", { class: "group loose" }, el("div", { class: "g-label" }, el("span", { class: "k" }, s.rule === "full_count" ? "all count" : "loose")),
+    const looseLabel = s.standing === "dropped" ? "hand at the drop" : s.rule === "full_count" ? "all cards count" : "loose";
+    if (s.loose.length) groups.push(el("div", { class: "group loose" }, el("div", { class: "g-label" }, el("span", { class: "k" }, looseLabel)),
       el("div", { class: "g-cards" }, s.loose.map((c) => cardEl(c, j)))));
     if (s.seat === r.winner && r.finish) groups.push(el("div", { class: "group" }, el("div", { class: "g-label" }, el("span", { class: "k" }, "finish")),
       el("div", { class: "g-cards" }, cardEl(r.finish, j))));

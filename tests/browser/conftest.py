@@ -1,0 +1,4 @@
+"""The browser tests' fixtures (defined with their helpers in :mod:`browser.kit`)."""
+
+from browser.kit import (browser, players, pytest_runtest_makereport,  # noqa: F401
+                         server_factory)
