@@ -37,9 +37,11 @@ PHONE = {"viewport": {"width": 375, "height": 740}, "device_scale_factor": 2, "i
          "has_touch": True}
 
 RUN_APP = """
-import importlib, json, sys, uvicorn
+import importlib, inspect, json, sys, uvicorn
 from rummy21.server import create_app
 port, db, options = int(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
+known = inspect.signature(create_app).parameters   # older code (RUMMY21_SRC) lacks some
+options = {k: v for k, v in options.items() if k in known}
 if "table_factory" in options:   # "module:function", dealing chosen cards
     module, name = options["table_factory"].split(":")
     options["table_factory"] = getattr(importlib.import_module(module), name)
@@ -164,14 +166,24 @@ class Player:
         self.page = self.context.new_page()
         self.name = name
         self.touch = bool(device.get("has_touch"))
+        self.closed = False
         self.errors: list[str] = []
         self.frames: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
-        self.page.on("console", lambda msg: self.errors.append(f"console: {msg.text}")
-                     if msg.type == "error" else None)
+        self.server_down = False
+        """While True, the browser's own 'connection refused' errors are expected (the
+        server was killed on purpose and the page keeps trying to reconnect)."""
+        self.page.on("console", self._console)
         self.page.on("websocket", lambda ws: (
             ws.on("framesent", lambda data: self.frames.append(f"> {data}")),
             ws.on("framereceived", lambda data: self.frames.append(f"< {data}"))))
+
+    def _console(self, msg: Any) -> None:
+        if msg.type != "error":
+            return
+        if self.server_down and "ERR_CONNECTION_REFUSED" in msg.text:
+            return
+        self.errors.append(f"console: {msg.text}")
 
     def sit(self, server: Server, made: dict[str, Any]) -> Player:
         """Open the table with the seat's token in this browser's storage (as after joining)."""
@@ -197,7 +209,9 @@ class Player:
         return path
 
     def close(self) -> None:
-        self.context.close()
+        if not self.closed:
+            self.closed = True
+            self.context.close()
 
     def tap(self, card: Any) -> None:
         """Tap (finger) or click (mouse) a card on its visible corner: the rest of it may lie
@@ -215,7 +229,8 @@ class Player:
     def report(self, name: str) -> None:
         """After a failure: a screenshot and the last messages."""
         try:
-            self.shot(f"failure_{name}")
+            if not self.closed:
+                self.shot(f"failure_{name}")
         finally:
             print("\n".join(frame[:400] for frame in self.frames[-30:]))
             print("\n".join(self.errors))

@@ -154,11 +154,17 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome": setConn(true); break;
     case "state": onState(msg); break;
-    case "ack": busy = false; renderActions(); break;
+    case "ack": busy = false; renderActions(); requestLabels(); break;
     case "notice": toast(msg.text, "notice"); break;
     case "error":
       busy = false;
-      if (inflight && msg.id === inflight.id) inflight = null;
+      if (inflight && msg.id === inflight.id) {
+        // The hand moved on under the question (a discard crossed it): ask again.
+        inflight = null;
+        labelsKey = readingKeyFull = "";
+        requestLabels();
+        break;
+      }
       if (msg.code === "unauthorized") setStatus(msg.error);
       if (!handler || msg.id === 0) toast(msg.error);
       renderActions();
@@ -211,6 +217,7 @@ function requestLabels() {
   labelTimer = setTimeout(() => {
     const d = deal();
     if (!d || !d.hand.length || inflight || !ws || ws.readyState !== WebSocket.OPEN) return;
+    if (busy) { requestLabels(); return; }     // an action is on its way: ask about its result
     const groups = layout.groups.map((g) => g.map(cardOf));
     const keys = groups.map(groupKey);
     const handKey = `${groupKey(d.hand)}|${d.phase}|${d.turn}|${d.blocked}`;
