@@ -2,7 +2,8 @@
 // seat saw it at the table (its own hand, the other hands as backs with a count, and at the end
 // the result as it was shown). The server decides what may be seen; the seat's token (kept by
 // the table page) goes with every request.
-import { backEl, cardEl, codeFromPath, el, getSeat, prettyCard, RULE_LABELS, scoreClass, signed } from "/static/cards.js";
+import { backEl, cardEl, codeFromPath, el, getSeat, RULE_LABELS, scoreClass, signed } from "/static/cards.js";
+import { describeEvent } from "/static/narrate.js";
 
 const $ = (id) => document.getElementById(id);
 const code = codeFromPath();
@@ -41,23 +42,7 @@ function who(seat) {
 }
 
 function describe(e) {
-  const name = e.seat === null || e.seat === undefined ? "" : who(e.seat);
-  const card = e.card ? prettyCard(e.card) : "";
-  const forced = e.forced ? " (time-out)" : "";
-  switch (e.action) {
-    case "dealt": return `Dealt: cut card ${prettyCard(e.detail)}, open card ${card}.`;
-    case "drew":
-      if (e.detail === "open") return `${name} took ${card} from the open pile.`;
-      return card ? `${name} drew ${card} from the stock${forced}.` : `${name} drew a card from the stock${forced}.`;
-    case "discarded": return `${name} discarded ${card}${e.detail === "forced" ? " (time-out)" : ""}.`;
-    case "reshuffled": return `The open pile (${e.number} cards) became the new stock.`;
-    case "declared": return `${name} declared with ${prettyCard(e.finish)} on the finish slot (option ${e.detail}).`;
-    case "declared_wrongly": return e.finish ? `${name} declared wrongly (${prettyCard(e.finish)}) and is out.` : `${name} declared wrongly and is out.`;
-    case "dropped": return `${name} dropped (${e.detail}, ${e.number} points).`;
-    case "timed_out": return `${name} ran out of time (${e.number} in a row).`;
-    case "deal_ended": return e.detail === "wash" ? "The deal ended in a wash." : `The deal is over: ${name} wins.`;
-    default: return e.action;
-  }
+  return describeEvent(e, (seat) => (seat === null || seat === undefined ? "" : who(seat)));
 }
 
 function showError(message) {
