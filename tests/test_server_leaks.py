@@ -9,7 +9,6 @@ import random
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 

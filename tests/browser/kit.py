@@ -223,6 +223,16 @@ class Player:
         else:
             self.page.mouse.click(box["x"] + 6, box["y"] + 14)
 
+    def draw_and_throw(self) -> None:
+        """A quick turn: wait for it, draw from the stock, discard the card drawn."""
+        page = self.page
+        wait_my_turn(page)
+        page.click("#btn-stock")
+        wait_discard_phase(page)
+        self.tap(page.locator("#hand .card.drawn"))
+        page.click("#btn-discard")
+        page.wait_for_selector("#btn-discard.hidden", state="attached")
+
     def drag(self, source: Any, target: Any) -> None:
         (touch_drag if self.touch else drag)(self.page, source, target)
 
@@ -313,12 +323,20 @@ def touch_drag(page: Any, source: Any, target: Any) -> None:
 
 
 def wait_my_turn(page: Any, timeout: float = 60_000) -> None:
-    page.wait_for_function("() => !document.querySelector('#btn-stock').classList.contains('hidden')"
+    page.wait_for_function("() => !document.querySelector('#btn-stock').classList"
+                           ".contains('hidden')"
                            " && !document.querySelector('#btn-stock').disabled", timeout=timeout)
 
 
 def wait_discard_phase(page: Any) -> None:
     page.wait_for_selector("#btn-discard:not(.hidden)")
+
+
+def group_ids(page: Any) -> list[list[str]]:
+    """The card ids of each of the player's groups, in order."""
+    return list(page.eval_on_selector_all(
+        "#hand .group:not(.loose)",
+        "gs => gs.map(g => [...g.querySelectorAll('.card')].map(n => n.dataset.id))"))
 
 
 def groups_count(page: Any) -> int:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser.kit import (DESKTOP, PHONE, Player, Server, drag, groups_count, hand_cards,
-                      press_and_move, release_on, seed_where, wait_discard_phase, wait_my_turn)
+from browser.kit import (DESKTOP, PHONE, Player, Server, drag, group_ids, groups_count,
+                         hand_cards, press_and_move, release_on, seed_where, wait_discard_phase,
+                         wait_my_turn)
 
 from rummy21.analysis import analyze
 from rummy21.cards import counts_of
@@ -36,12 +37,7 @@ def test_a_drag_held_while_a_bot_moves_completes(server_factory: Callable[..., S
     made = server.create(["human", "greedy"], seed=3, turn_seconds=120)
     asha = players(DESKTOP).sit(server, made)
     page = asha.page
-    wait_my_turn(page)
-    page.click("#btn-stock")
-    wait_discard_phase(page)
-    asha.tap(page.locator("#hand .card.drawn"))
-    page.click("#btn-discard")
-    page.wait_for_selector("#btn-discard.hidden", state="attached")
+    asha.draw_and_throw()
     page.wait_for_selector("#hand [data-group='0'] .card")
     before = groups_count(page)
     card = page.locator("#hand [data-group='0'] .card").first
@@ -69,12 +65,7 @@ def test_a_touch_drag_survives_a_bot_move_on_a_phone(server_factory: Callable[..
     made = server.create(["human", "greedy", "greedy"], seed=8, turn_seconds=120)
     ravi = players(PHONE).sit(server, made)
     page = ravi.page
-    wait_my_turn(page)
-    page.click("#btn-stock")
-    wait_discard_phase(page)
-    ravi.tap(page.locator("#hand .card.drawn"))
-    page.click("#btn-discard")
-    page.wait_for_selector("#btn-discard.hidden", state="attached")
+    ravi.draw_and_throw()
     # The two bots move now, while a card is dragged into a new group.
     before = groups_count(page)
     ravi.drag(page.locator("#hand [data-group=loose] .card").first, page.locator("#hand .newgroup"))
@@ -178,7 +169,8 @@ def test_the_best_groups_show_from_the_first_turn_and_arrange_keeps_mine(
     page.wait_for_selector("#hand .group.pure, #hand .group.ok")
     page.wait_for_selector("#reading .penalty")
     assert "the pure save needs 3 pure groups" in page.inner_text("#reading")
-    labels = page.eval_on_selector_all("#hand .group:not(.loose) .k.long", "ns => ns.map(n => n.textContent)")
+    labels = page.eval_on_selector_all("#hand .group:not(.loose) .k.long",
+                                       "ns => ns.map(n => n.textContent)")
     assert labels and all(label != "not valid" for label in labels), labels
     asha.shot("arranged_early_1280")
     # Select two ungrouped cards and group them.
@@ -196,20 +188,17 @@ def test_the_best_groups_show_from_the_first_turn_and_arrange_keeps_mine(
     page.click("#btn-arrange")
     page.click("#arrange-rest")
     page.wait_for_timeout(500)
-    kept = page.eval_on_selector_all(
-        "#hand .group:not(.loose)", "gs => gs.map(g => [...g.querySelectorAll('.card')].map(n => n.dataset.id))")
+    kept = group_ids(page)
     assert picked in kept
     page.click("#btn-arrange")
     page.click("#arrange-all")
     page.wait_for_timeout(500)
-    groups = page.eval_on_selector_all(
-        "#hand .group:not(.loose)", "gs => gs.map(g => [...g.querySelectorAll('.card')].map(n => n.dataset.id))")
+    groups = group_ids(page)
     assert picked not in groups
     # Sorting orders the ungrouped cards and leaves the groups alone.
     page.click("#btn-sort")
     assert "by rank" in page.inner_text("#btn-sort")
-    after = page.eval_on_selector_all(
-        "#hand .group:not(.loose)", "gs => gs.map(g => [...g.querySelectorAll('.card')].map(n => n.dataset.id))")
+    after = group_ids(page)
     assert after == groups
     assert not asha.errors
 
@@ -247,8 +236,10 @@ def test_the_table_works_with_the_keyboard_alone(server_factory: Callable[..., S
     asha = players(DESKTOP).sit(server, made)
     page = asha.page
     page.wait_for_selector("#hand .group:not(.loose)")
-    labels = page.eval_on_selector_all("#hand .card", "ns => ns.map(n => n.getAttribute('aria-label'))")
-    assert len(labels) == 21 and all(" of " in label or "joker" in label.lower() for label in labels)
+    labels = page.eval_on_selector_all("#hand .card",
+                                       "ns => ns.map(n => n.getAttribute('aria-label'))")
+    assert len(labels) == 21
+    assert all(" of " in label or "joker" in label.lower() for label in labels)
     assert page.locator("#hand [role=group][aria-label]").count() >= 2
     # Tab into the hand, move and select two cards, group them.
     page.locator("#hand .card[tabindex='0']").focus()

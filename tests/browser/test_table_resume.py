@@ -53,12 +53,7 @@ def test_an_absent_player_no_longer_stalls_a_table_without_a_timer(
     asha = players(DESKTOP, "asha").sit(server, made)
     bob = players(DESKTOP, "bob").sit(server, {**joined, "code": made["code"]})
     page = asha.page
-    wait_my_turn(page)
-    page.click("#btn-stock")
-    wait_discard_phase(page)
-    asha.tap(page.locator("#hand .card.drawn"))
-    page.click("#btn-discard")
-    page.wait_for_selector("#btn-discard.hidden", state="attached")
+    asha.draw_and_throw()
     bob.close()                                            # Bob leaves during his turn
     page.wait_for_function("() => /offline — their turn times out in [0-9]+ s/"
                            ".test(document.querySelector('#status').textContent)", timeout=30_000)
@@ -66,10 +61,7 @@ def test_an_absent_player_no_longer_stalls_a_table_without_a_timer(
     assert "ran out of time" in page.eval_on_selector_all(
         "#log li", "ns => ns.map(n => n.textContent).join(' ')")
     # The host lets a bot play for Bob from now on.
-    page.click("#btn-stock")
-    wait_discard_phase(page)
-    asha.tap(page.locator("#hand .card.drawn"))
-    page.click("#btn-discard")
+    asha.draw_and_throw()
     page.wait_for_selector("#btn-autoplay")
     page.click("#btn-autoplay")
     page.wait_for_selector(".opp .badge.bot")
@@ -88,11 +80,7 @@ def test_history_shows_nothing_the_live_table_did_not(
     asha = players(DESKTOP, "asha").sit(server, made)
     bob = players(DESKTOP, "bob").sit(server, {**joined, "code": made["code"]})
     page = asha.page
-    wait_my_turn(page)
-    page.click("#btn-stock")
-    wait_discard_phase(page)
-    asha.tap(page.locator("#hand .card.drawn"))
-    page.click("#btn-discard")
+    asha.draw_and_throw()
     wait_my_turn(bob.page)
     folded = set(hand_cards(bob.page))
     bob.page.click("#btn-drop")
