@@ -282,13 +282,15 @@ function renderOpponents() {
   const n = seats.length;
   const order = [];
   for (let k = 1; k < n; k++) order.push(seats[(state.you + k) % n]);
+  $("opponents").classList.toggle("many", order.length >= 4);
   $("opponents").replaceChildren(...order.map((s) => {
     const info = d ? d.seats[s.seat] : null;
     const turn = !!(d && d.turn === s.seat && state.room.status === "playing");
     const total = state.match.totals[s.seat];
     const out = info && info.standing !== "active";
-    return el("div", { class: "opp" + (turn ? " turn" : "") + (out ? " out" : ""), dataset: { seat: s.seat }, role: "group",
-      "aria-label": `${s.name}${turn ? ", in turn" : ""}: ${info ? plural(info.cards, "card") : s.taken ? "seated" : "open seat"}, ${signed(total)} points` },
+    const offline = s.kind === "human" && !s.connected && !s.autoplay;
+    return el("div", { class: "opp" + (turn ? " turn" : "") + (out ? " out" : "") + (offline ? " offline" : ""), dataset: { seat: s.seat }, role: "group",
+      "aria-label": `${s.name}${turn ? ", in turn" : ""}${offline ? ", offline" : ""}: ${info ? plural(info.cards, "card") : s.taken ? "seated" : "open seat"}, ${signed(total)} points` },
       avatar(s.name, { turn, timed: turn && !!state.deadline }),
       el("div", { class: "opp-text" },
         el("div", { class: "opp-name" }, el("span", { class: "nm", title: s.name }, s.name), ...seatBadges(s, info, d)),
