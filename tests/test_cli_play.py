@@ -88,7 +88,7 @@ def test_bad_input_gets_readable_errors_and_help_and_hint() -> None:
 def test_hand_is_grouped_and_marked() -> None:
     result = play(["--players", "2", "--bots", "random", "--seed", "3"], ["q"])
     out = result.output
-    assert "Cut card" in out and "wild rank" in out and "Stock" in out
+    assert "Cut card" in out and "jokers: every" in out and "Stock" in out
     assert "loose" in out and "*" in out          # jokers are starred
     assert "pays 120 if someone declares now" in out
 
@@ -175,7 +175,7 @@ def test_declaring_wrongly_asks_first() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.count("not a valid declaration") == 2
-    assert "You declared wrongly: 120 points" in out
+    assert "You declare wrongly: 120 points" in out
     assert "wrong declaration" in out and "deal score -120" in out
 
 
@@ -324,7 +324,7 @@ def test_refusals_speak_to_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_turn_errors_name_the_player_in_turn() -> None:
     names = ["You", "Seat 1 (greedy)"]
-    assert speak("it is seat 1's turn, not seat 0's", names) == \
+    assert speak("it is not your turn: seat 1 is to play", names) == \
         "it is not your turn: Seat 1 (greedy) is playing"
     assert speak("7H was just taken from the open pile: it cannot be discarded this turn",
                  names) == \
@@ -343,7 +343,7 @@ def test_a_layout_that_leaves_cards_out_is_confirmed_first(
     assert "As shown: 5 cards outside groups — not a declaration as laid out." in out
     assert "But the 21 cards are a valid declaration (option A): the cards count" in out
     assert out.count("Your layout leaves 5 cards out. Declare anyway? [y/N]") == 2
-    assert out.count("You declare (option A)!") == 1
+    assert out.count("You declare — option A!") == 1
     assert "declared (option A)" in out and "wrong declaration" not in out
 
 

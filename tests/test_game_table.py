@@ -159,7 +159,7 @@ def test_actions_out_of_phase_or_turn_raise_and_change_nothing() -> None:
     before = snapshot(table)
     with pytest.raises(IllegalActionError, match="drawn already"):
         table.draw("open")
-    with pytest.raises(IllegalActionError, match="only at the start of its turn"):
+    with pytest.raises(IllegalActionError, match="only at the start of your turn"):
         table.drop()
     with pytest.raises(IllegalActionError, match="you hold no"):
         table.discard(next(c for c in map(Card, range(52)) if c not in table.hand(0)))

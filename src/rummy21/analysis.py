@@ -11,17 +11,65 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from rummy21.cards import (ALL_CARDS, JOKER_INDEX, TYPE_COUNT, Card, CardError, check_copies,
                            counts_of, format_cards, parse_cards)
 from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
-from rummy21.ruleset import DubleeSave, RuleSet
+from rummy21.ruleset import CLASSIC, DubleeSave, Judging, RuleSet
 from rummy21.solver import Arrangement, least_after_put_aside, max_pure_groups, solve
 
-OPTIONS = ("A", "B", "C", "D")
-CLASSIC = RuleSet()
+
+
+class Option(StrEnum):
+    """The ways a declaration can be valid (RULES §5), in the order they are reported."""
+
+    A = "A"
+    """Three pure groups and every card in a group."""
+    B = "B"
+    """Three tunnelas."""
+    C = "C"
+    """Eight dublees."""
+    D = "D"
+    """Eight jokers in one group."""
+
+    def __repr__(self) -> str:   # reads as the letter players use ('A')
+        return repr(self.value)
+
+
+OPTIONS = tuple(Option)
+
+
+class PenaltyRule(StrEnum):
+    """Why a player pays what it pays (RULES §7). A hand's penalty is one of the first three;
+    a deal's settlement adds the others."""
+
+    PURE_SAVE = "pure_save"
+    """The cards left outside valid groups, with enough pure groups."""
+    DUBLEE_SAVE = "dublee_save"
+    """The cards outside dublees (or the rule set's flat charge)."""
+    FULL_COUNT = "full_count"
+    """Every card in hand."""
+    FIRST_TURN_CAP = "first_turn_cap"
+    """A player who never played, capped (Adda52)."""
+    FIRST_DROP = "first_drop"
+    MIDDLE_DROP = "middle_drop"
+    WRONG_DECLARATION = "wrong_declaration"
+
+    def __repr__(self) -> str:   # reads as its value in results ('pure_save')
+        return repr(self.value)
+
+    @property
+    def label(self) -> str:
+        """The rule in words ("pure save", "first-turn cap").
+
+        >>> PenaltyRule.FIRST_TURN_CAP.label, PenaltyRule.FULL_COUNT.label
+        ('first-turn cap', 'full count')
+        """
+        return "first-turn cap" if self is PenaltyRule.FIRST_TURN_CAP \
+            else self.value.replace("_", " ")
 
 
 class HandError(CardError):
@@ -34,8 +82,8 @@ class Penalty:
 
     points: int
     """After the full-count cap."""
-    rule: str
-    """``pure_save``, ``dublee_save`` or ``full_count``."""
+    rule: PenaltyRule
+    """Pure save, dublee save or full count."""
     groups: tuple[Group, ...]
     loose: tuple[Card, ...]
     uncapped: int
@@ -67,7 +115,7 @@ class Analysis:
 
     jokers: Jokers
     cards: tuple[Card, ...]
-    options: tuple[str, ...]
+    options: tuple[Option, ...]
     groups: tuple[Group, ...]
     """An arrangement proving the first option (empty if not valid)."""
     loose: tuple[Card, ...]
@@ -250,7 +298,7 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     if beat is not None and beat[1] < rules.full_count_cap:
         bound = min(bound, beat[1])   # a higher penalty could not rank first
     solution = solve(counts, jokers, rules, bound=bound)
-    holds["A"] = solution.option_a is not None
+    holds[Option.A] = solution.option_a is not None
     options = tuple(o for o in OPTIONS if holds[o])
     if solution.pure_save is None and bound < enough:
         # The penalty is above the best so far: only a valid hand against an invalid best
@@ -263,16 +311,16 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     shown = None            # the option A groups, when they are also the pure save's
     if options:
         first = options[0]
-        if first == "A":
+        if first is Option.A:
             assert solution.option_a is not None
             groups, loose = shown_groups(solution.option_a, jokers, rules)
             if solution.option_a is solution.pure_arrangement:
                 shown = groups, loose
-        elif first == "B":
+        elif first is Option.B:
             groups = tuple(classify([ALL_CARDS[i]] * 3, jokers, rules)
                            for i in tunnela_types for _ in range(counts[i] // 3))
             loose = cards_outside(cards, groups)
-        elif first == "C":
+        elif first is Option.C:
             groups = dublee_groups(counts)
             loose = cards_outside(cards, groups)
         else:
@@ -288,13 +336,13 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
                     or max_pure_groups(counts) >= rules.pure_groups_needed, None, tuple(cards))
 
 
-def _by_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> dict[str, bool]:
+def _by_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> dict[Option, bool]:
     """Options B, C and D (RULES §5): they hold by the card counts alone."""
     mask = jokers.joker_mask
     return {
-        "B": sum(n // 3 for n in counts) >= rules.tunnelas_needed,
-        "C": sum(n // 2 for n in counts) >= rules.dublees_needed,
-        "D": sum(n for i, n in enumerate(counts) if mask[i]) >= rules.jokers_needed,
+        Option.B: sum(n // 3 for n in counts) >= rules.tunnelas_needed,
+        Option.C: sum(n // 2 for n in counts) >= rules.dublees_needed,
+        Option.D: sum(n for i, n in enumerate(counts) if mask[i]) >= rules.jokers_needed,
     }
 
 
@@ -324,18 +372,18 @@ def _penalty(cards: list[Card], counts: Sequence[int], full: int, dublee: int | 
              pure_save: int | None, arrangement: Arrangement | None, jokers: Jokers,
              rules: RuleSet,
              shown: tuple[tuple[Group, ...], tuple[Card, ...]] | None = None) -> Penalty:
-    candidates: list[tuple[int, int, str]] = [(full, 2, "full_count")]
+    candidates = [(full, 2, PenaltyRule.FULL_COUNT)]
     if pure_save is not None:
-        candidates.append((pure_save, 0, "pure_save"))
+        candidates.append((pure_save, 0, PenaltyRule.PURE_SAVE))
     if dublee is not None:
-        candidates.append((dublee, 1, "dublee_save"))
+        candidates.append((dublee, 1, PenaltyRule.DUBLEE_SAVE))
     uncapped, _, rule = min(candidates)
     groups: tuple[Group, ...] = ()
     loose: tuple[Card, ...] = tuple(cards)
-    if rule == "pure_save":
+    if rule is PenaltyRule.PURE_SAVE:
         assert arrangement is not None
         groups, loose = shown or shown_groups(arrangement, jokers, rules)
-    elif rule == "dublee_save":
+    elif rule is PenaltyRule.DUBLEE_SAVE:
         groups = dublee_groups(counts)
         loose = cards_outside(cards, groups)
     return Penalty(min(uncapped, rules.full_count_cap), rule, groups, loose, uncapped)
@@ -388,12 +436,12 @@ class LayoutCheck:
 
     shown: tuple[ShownGroup, ...]
     loose: tuple[Card, ...]
-    options_as_shown: tuple[str, ...]
+    options_as_shown: tuple[Option, ...]
     analysis: Analysis
     """The cards themselves, auto-arranged: what they are worth and whether they are valid."""
     valid: bool
     """The verdict under the rule set's judging parameter."""
-    option: str | None
+    option: Option | None
     reasons: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -430,11 +478,11 @@ def check_layout(groups: Sequence[Sequence[Card] | str], cut: Card | str,
     pure = sum(k.is_pure for k in kinds)
     reasons: list[str] = []
     holds = {
-        "A": not bad and not rest and GroupKind.DUBLEE not in kinds
+        Option.A: not bad and not rest and GroupKind.DUBLEE not in kinds
         and pure >= rules.pure_groups_needed,
-        "B": kinds.count(GroupKind.TUNNELA) >= rules.tunnelas_needed,
-        "C": kinds.count(GroupKind.DUBLEE) >= rules.dublees_needed,
-        "D": any(s.group is not None and s.group.kind is GroupKind.JOKER_GROUP
+        Option.B: kinds.count(GroupKind.TUNNELA) >= rules.tunnelas_needed,
+        Option.C: kinds.count(GroupKind.DUBLEE) >= rules.dublees_needed,
+        Option.D: any(s.group is not None and s.group.kind is GroupKind.JOKER_GROUP
                  and len(s.cards) >= rules.jokers_needed for s in shown),
     }
     as_shown = tuple(o for o in OPTIONS if holds[o])
@@ -447,13 +495,13 @@ def check_layout(groups: Sequence[Sequence[Card] | str], cut: Card | str,
         if rest:
             reasons.append(f"{len(rest)} card(s) left outside groups")
     analysis = analyze_counts(counts_of(every), jokers, rules)
-    if rules.judging.value == "as_shown":
+    if rules.judging is Judging.AS_SHOWN:
         valid, option = bool(as_shown), (as_shown[0] if as_shown else None)
     else:
         valid = analysis.valid
         option = analysis.options[0] if analysis.options else None
         if valid and not as_shown:
             reasons.append("the cards can be arranged validly: " + "; ".join(
-                f"{g.kind.value.replace('_', ' ')} {format_cards(g.cards)}"
+                f"{g.kind.label} {format_cards(g.cards)}"
                 for g in analysis.groups))
     return LayoutCheck(tuple(shown), rest, as_shown, analysis, valid, option, tuple(reasons))

@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummy21.analysis import CLASSIC, HandError, as_cards
+from rummy21.analysis import HandError, Option, as_cards
 from rummy21.cards import JOKER_INDEX, TYPE_COUNT, Card, check_copies, counts_of
 from rummy21.jokers import Jokers
-from rummy21.ruleset import RuleSet
+from rummy21.ruleset import CLASSIC, RuleSet
 from rummy21.solver import replacements
 
 
@@ -36,7 +36,7 @@ class Distance:
 
     cards: int | None
     """Fewest replacements; ``None`` if more than the ``limit`` asked for."""
-    option: str | None
+    option: Option | None
     """The option (A–D) the replacements reach; the first in order A, B, C, D on a tie."""
     remove: tuple[Card, ...]
     add: tuple[Card, ...]
@@ -77,7 +77,7 @@ def distance_of_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     bound = cap if best is None or best.cards is None else min(cap, best.cards)
     found = replacements(counts, jokers, rules, bound)
     if found is not None:
-        return Distance(len(found.remove), "A", tuple(sorted(found.remove)),
+        return Distance(len(found.remove), Option.A, tuple(sorted(found.remove)),
                         tuple(sorted(found.add)))
     if best is not None and best.cards is not None and best.cards <= cap:
         return best
@@ -89,7 +89,7 @@ def _limit_of(index: int, rules: RuleSet) -> int:
 
 
 def _swap(counts: Sequence[int], wanted: Sequence[int], keep: Sequence[int],
-          option: str) -> Distance:
+          option: Option) -> Distance:
     """The replacements from ``counts`` to a hand holding ``wanted`` (and, of the rest, what
     it needs out: the highest cards first), keeping at least ``keep`` of each kind."""
     add = [Card(i) for i in range(TYPE_COUNT) for _ in range(max(0, wanted[i] - counts[i]))]
@@ -110,7 +110,7 @@ def _tunnelas(counts: Sequence[int], rules: RuleSet) -> Distance | None:
     if len(kinds) < need:
         return None
     wanted = [3 if i in kinds else 0 for i in range(TYPE_COUNT)]
-    return _swap(counts, wanted, wanted, "B")
+    return _swap(counts, wanted, wanted, Option.B)
 
 
 def _dublees(counts: Sequence[int], rules: RuleSet) -> Distance | None:
@@ -133,7 +133,7 @@ def _dublees(counts: Sequence[int], rules: RuleSet) -> Distance | None:
             short -= 1
     if short > 0:
         return None
-    return _swap(counts, wanted, wanted, "C")
+    return _swap(counts, wanted, wanted, Option.C)
 
 
 def _jokers(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Distance | None:
@@ -150,4 +150,4 @@ def _jokers(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Distance |
     if short > 0:
         return None
     keep = [n if mask[i] else 0 for i, n in enumerate(counts)]
-    return _swap(counts, wanted, keep, "D")
+    return _swap(counts, wanted, keep, Option.D)

@@ -51,6 +51,15 @@ class GroupKind(StrEnum):
         """Groups that cover cards for Option A and the pure save (dublees do not)."""
         return self is not GroupKind.DUBLEE
 
+    @property
+    def label(self) -> str:
+        """The kind in words, as players say it ("pure sequence").
+
+        >>> GroupKind.JOKER_GROUP.label
+        'joker group'
+        """
+        return self.value.replace("_", " ")
+
 
 class InvalidGroup(ValueError):
     """The cards form no group; the message says why."""

@@ -122,6 +122,7 @@ def _points_for(table: tuple[int, ...], count: int) -> int:
     return table[-1] + step * (count - len(table))
 
 
+
 PRESETS: dict[str, RuleSet] = {
     "classic": RuleSet(),
     "adda52": RuleSet(
@@ -134,3 +135,5 @@ PRESETS: dict[str, RuleSet] = {
         first_turn_cap=75,
     ),
 }
+CLASSIC: RuleSet = PRESETS["classic"]
+"""The default rule set (RULES §9's defaults)."""

@@ -30,10 +30,9 @@ from rummy21.analysis import as_cards, cards_outside, dublee_groups, dublee_save
 from rummy21.cards import ALL_CARDS, Card, check_copies, counts_of
 from rummy21.groups import Group, GroupKind
 from rummy21.jokers import Jokers
-from rummy21.ruleset import RuleSet
+from rummy21.ruleset import CLASSIC, RuleSet
 from rummy21.solver import max_pure_groups, solve
 
-CLASSIC = RuleSet()
 
 
 class Route:

@@ -19,9 +19,8 @@ from functools import lru_cache
 from rummy21.analysis import analyze_counts
 from rummy21.cards import Card
 from rummy21.jokers import Jokers
-from rummy21.ruleset import RuleSet
+from rummy21.ruleset import CLASSIC, RuleSet
 
-CLASSIC = RuleSet()
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,8 @@ from rummy21.game.actions import Action
 from rummy21.game.declaration import judge
 from rummy21.game.match import parse_point_value
 from rummy21.game.settlement import SeatResult, Settlement, Standing
-from rummy21.game.view import PublicEvent, View, public_event
+from rummy21.game.narration import TONES, Tone, narrate
+from rummy21.game.view import EventAction, PublicEvent, View, public_event
 from rummy21.groups import Group
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DubleeSave, RuleSet
@@ -188,12 +189,14 @@ def hint_text(view: View, advice: Advice | None = None) -> str:
 def speak(message: str, names: Sequence[str]) -> str:
     """An engine refusal as said to the player at seat 0: cards with suit symbols, no seat
     numbers."""
-    turn = re.fullmatch(r"it is seat (\d+)'s turn, not seat \d+'s", message)
-    if turn:
+    turn = re.fullmatch(r"it is not your turn: seat (\d+) is to play", message)
+    if turn:   # the engine numbers seats; the player knows names
         message = f"it is not your turn: {names[int(turn.group(1))]} is playing"
-    elif message.startswith("a player may drop only"):
-        message = "you can drop only at the start of your turn, before drawing"
     return pretty_cards(message)
+
+
+TONE_STYLES = {Tone.NOTICE: "yellow", Tone.BAD: "red", Tone.GOOD: "bold green",
+               Tone.END: "bold"}
 
 
 class Session:
@@ -278,52 +281,18 @@ class Session:
         self._seen = len(log)
 
     def describe(self, event: PublicEvent, table: Table) -> Text | None:
-        who = self.names[event.seat] if event.seat is not None else ""
-        j = table.jokers
-        act = event.action
-        if act == "dealt":
-            head = Text("Cut card ")
-            head.append_text(card_text(j.cut, j))
-            head.append(f"  wild rank {j.wild_rank_name}  upper ")
-            head.append_text(card_text(j.upper, j))
-            head.append("  lower ")
-            head.append_text(card_text(j.lower, j))
-            head.append("  open card ")
-            assert event.card is not None
-            head.append_text(card_text(event.card, j))
-            return head
-        if act == "drew":
-            if event.seat == HUMAN:
-                return None   # shown with the hand
-            if event.card is None:
-                return Text(f"{who} draws from the stock.")
-            return Text(f"{who} takes ").append_text(card_text(event.card, j)) \
-                .append(" from the open pile.")
-        if act == "discarded":
-            if event.seat == HUMAN:
-                return None
-            assert event.card is not None
-            return Text(f"{who} discards ").append_text(card_text(event.card, j)).append(".")
-        if act == "reshuffled":
-            return Text(f"The stock ran out: {plural(event.number or 0, 'card')} of the open "
-                        "pile were shuffled into a new stock.", style="yellow")
-        if act == "dropped":
-            return Text(f"{who} drop{'' if event.seat == HUMAN else 's'} ({event.detail} drop, "
-                        f"{event.number} points).", style="yellow")
-        if act == "declared_wrongly":
-            return Text(f"{who} declared wrongly: {table.rules.wrong_declaration} points and out "
-                        "of the deal.", style="red")
-        if act == "declared":
-            return Text(f"{who} declare{'' if event.seat == HUMAN else 's'} "
-                        f"(option {event.detail})!", style="bold green")
-        if act == "timed_out":
-            return Text(f"{who} timed out ({event.number} in a row).", style="yellow")
-        if act == "deal_ended":
-            reason = {"declared": "a valid declaration", "last_active": "the last player left",
-                      "wash": "a wash"}[event.detail or ""]
-            return Text(f"The deal ends after {plural(event.number or 0, 'turn')}: {reason}.",
-                        style="bold")
-        return None
+        """The narrator's sentence, with cards drawn as the terminal draws them; the player's
+        own draws and discards are shown with the hand instead."""
+        if event.seat == HUMAN and event.action in (EventAction.DREW, EventAction.DISCARDED):
+            return None
+        line = Text(style=TONE_STYLES.get(TONES.get(event.action, Tone.PLAIN), ""))
+        for part in narrate(event, lambda seat: "" if seat is None else self.names[seat],
+                            table.rules):
+            if isinstance(part, Card):
+                line.append_text(card_text(part, table.jokers))
+            else:
+                line.append(part)
+        return line
 
     # -------------------------------------------------------------- display
     def show_table(self, view: View) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummy21.analysis import Analysis, LayoutCheck, analyze_counts, check_layout
+from rummy21.analysis import Analysis, LayoutCheck, Option, analyze_counts, check_layout
 from rummy21.cards import Card, counts_of
 from rummy21.jokers import Jokers
 from rummy21.ruleset import Judging, RuleSet
@@ -29,7 +29,7 @@ class Verdict:
     """Whether a declaration is valid, by which option, and the analysis behind it."""
 
     valid: bool
-    option: str | None
+    option: Option | None
     analysis: Analysis
     """The 21 cards, auto-arranged."""
     layout: LayoutCheck | None

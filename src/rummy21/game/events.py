@@ -18,6 +18,7 @@ from dataclasses import dataclass, fields
 from enum import Enum, StrEnum
 from typing import Any, ClassVar, TypeAlias
 
+from rummy21.analysis import Option
 from rummy21.cards import Card
 from rummy21.game.actions import Source
 from rummy21.game.errors import ReplayError
@@ -116,7 +117,7 @@ class Declared(Record):
     seat: int
     finish: Card
     valid: bool
-    option: str | None
+    option: Option | None
     groups: tuple[tuple[Card, ...], ...] | None = None
 
 
@@ -147,7 +148,7 @@ class DealEnded(Record):
     kind: ClassVar[str] = "deal_ended"
     winner: int | None
     reason: EndReason
-    option: str | None
+    option: Option | None
     turns: int
     scores: tuple[int, ...]
 
@@ -200,7 +201,7 @@ _DECODERS: dict[str, Any] = {
     "cards": _cards,
     "shoe": lambda v: None if v is None else _cards(v),
     "groups": lambda v: None if v is None else tuple(_cards(g) for g in v),
-    "source": Source, "drop": DropKind, "reason": EndReason,
+    "source": Source, "drop": DropKind, "reason": EndReason, "option": Option,
     "rules": rules_from_dict, "scores": tuple,
 }
 

@@ -1,6 +1,11 @@
 """A match: many deals at one table, the dealer moving one seat clockwise each deal (RULES §2),
 with running totals and money at the table's point value (RULES §7).
 
+The one place that knows a match's bookkeeping: who deals deal *n*, the seed it is dealt with,
+the deal numbers and the running totals. ``rummy21 play``/``simulate`` and the bots' runner
+deal with it; a browser table (:mod:`rummy21.server.room`) too, rebuilding it from its stored
+deals after a restart (:meth:`Match.rebuild`), so that it deals on exactly as it would have.
+
 >>> from decimal import Decimal
 >>> match = Match(players=3, seed=5, point_value=Decimal("0.25"))
 >>> table = match.new_deal()
@@ -12,11 +17,18 @@ with running totals and money at the table's point value (RULES §7).
 ((-30, -30, 60), (-30, -30, 60), Decimal('15.00'))
 >>> match.new_deal().dealer
 0
+
+A match rebuilt from its recorded deals deals the same next deal:
+
+>>> again = Match.rebuild(3, seed=5, point_value=Decimal("0.25"), deals=match.deals[:1])
+>>> again.totals, again.new_deal().hand(0) == match.current.hand(0)
+((-30, -30, 60), True)
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -25,9 +37,8 @@ from rummy21.game.errors import GameError, SetupError
 from rummy21.game.events import EndReason, Event
 from rummy21.game.log import dump_log
 from rummy21.game.table import Table
-from rummy21.ruleset import RuleSet
+from rummy21.ruleset import CLASSIC, RuleSet
 
-CLASSIC = RuleSet()
 MAX_POINT_VALUE = Decimal(1_000_000)
 POINT_VALUE_PLACES = 4
 
@@ -57,9 +68,32 @@ def parse_point_value(text: str | Decimal) -> Decimal:
     return amount.normalize()
 
 
+DealFactory = Callable[[int, RuleSet, int, int, "int | None"], Table]
+"""``(players, rules, dealer, number, seed) -> Table``: deals deal ``number`` some other way than
+``Table(players, rules, seed=seed, dealer=dealer)`` (tests deal chosen cards with it)."""
+
+
+def deal_seed(match_seed: int | None, number: int) -> int | None:
+    """The seed of deal ``number`` (from 0) of a match seeded with ``match_seed``: the
+    ``number + 1``-th 32-bit draw of ``random.Random(match_seed)``, as :class:`Match` deals them.
+
+    >>> deal_seed(5, 0) == Match(2, seed=5).new_deal().seed, deal_seed(None, 3)
+    (True, None)
+    """
+    if match_seed is None:
+        return None
+    rng = random.Random(match_seed)
+    value = 0
+    for _ in range(number + 1):
+        value = rng.getrandbits(32)
+    return value
+
+
 @dataclass(frozen=True, slots=True)
-class DealRecord:
-    """The outcome of one deal of a match, with its full log (replayable)."""
+class DealSummary:
+    """The outcome of one deal of a match: what its running totals and its history need.
+
+    A match keeps these; a stored deal is read back as one (:meth:`Match.rebuild`)."""
 
     number: int
     dealer: int
@@ -69,6 +103,21 @@ class DealRecord:
     option: str | None
     turns: int
     scores: tuple[int, ...]
+
+    @classmethod
+    def of(cls, number: int, table: Table) -> DealSummary:
+        """The summary of ``table``'s finished deal, deal ``number`` of its match."""
+        result = table.result
+        if not table.over or result is None:
+            raise GameError("the deal is not over yet")
+        return cls(number, table.dealer, table.seed, result.winner, result.reason,
+                   result.option, table.turns, result.scores)
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord(DealSummary):
+    """The outcome of one deal of a match, with its full log (replayable)."""
+
     log: tuple[Event, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,10 +131,12 @@ class DealRecord:
 
 
 class Match:
-    """Deals at one table. With ``seed`` every deal's seed comes from ``random.Random(seed)``."""
+    """Deals at one table. With ``seed`` every deal's seed comes from ``random.Random(seed)``
+    (:func:`deal_seed`); ``table_factory`` deals them some other way (tests)."""
 
     def __init__(self, players: int, rules: RuleSet = CLASSIC, *, seed: int | None = None,
-                 point_value: Decimal | int | str = Decimal(1)) -> None:
+                 point_value: Decimal | int | str = Decimal(1),
+                 table_factory: DealFactory | None = None) -> None:
         if not rules.min_players <= players <= rules.max_players:
             raise SetupError(f"the rule set {rules.name!r} seats {rules.min_players} to "
                              f"{rules.max_players} players, not {players}")
@@ -94,10 +145,48 @@ class Match:
         self._seed = seed
         self._seeds = None if seed is None else random.Random(seed)
         self._point_value = Decimal(point_value)
+        self._factory = table_factory
         self._totals = [0] * players
-        self._deals: list[DealRecord] = []
+        self._deals: list[DealSummary] = []
         self._current: Table | None = None
         self._recorded = False
+
+    @classmethod
+    def rebuild(cls, players: int, rules: RuleSet = CLASSIC, *, seed: int | None = None,
+                point_value: Decimal | int | str = Decimal(1),
+                deals: Iterable[DealSummary] = (), current: Table | None = None,
+                recorded: bool = False, table_factory: DealFactory | None = None) -> Match:
+        """The match as it stood after ``deals`` (its recorded deals, numbered from 0): it
+        deals on with the seeds and dealers it would have used had it dealt them itself.
+
+        ``current`` is the table of the last deal dealt, replayed from its log: with
+        ``recorded``, the last of ``deals`` (over: shown until the next deal); without, the
+        deal after them (in progress, or over and waiting for :meth:`record`).
+        """
+        match = cls(players, rules, seed=seed, point_value=point_value,
+                    table_factory=table_factory)
+        for summary in deals:
+            if summary.number != len(match._deals):
+                raise GameError(f"deal {summary.number + 1} follows deal "
+                                f"{len(match._deals)}: the deals are not all there")
+            match._next_seed()
+            match._add(summary)
+        if current is None:
+            if recorded:
+                raise GameError("a recorded current deal needs its table")
+            return match
+        number = len(match._deals) - 1 if recorded else len(match._deals)
+        if number < 0:
+            raise GameError("no deal is recorded yet")
+        if recorded and not current.over:
+            raise GameError("a recorded deal is over")
+        if current.dealer != match._dealer_of(number) or current.players != players:
+            raise GameError(f"deal {number + 1} is dealt by seat {match._dealer_of(number) + 1} "
+                            f"at a table of {players}")
+        if not recorded:
+            match._next_seed()
+        match._current, match._recorded = current, recorded
+        return match
 
     @property
     def players(self) -> int:
@@ -108,6 +197,10 @@ class Match:
         return self._rules
 
     @property
+    def seed(self) -> int | None:
+        return self._seed
+
+    @property
     def point_value(self) -> Decimal:
         return self._point_value
 
@@ -116,7 +209,7 @@ class Match:
         """The dealer of the deal in progress (between deals: of the next one)."""
         if self._current is not None and not self._recorded:
             return self._current.dealer
-        return (self._players - 1 + len(self._deals)) % self._players
+        return self._dealer_of(len(self._deals))
 
     @property
     def current(self) -> Table | None:
@@ -124,7 +217,19 @@ class Match:
         return self._current
 
     @property
-    def deals(self) -> tuple[DealRecord, ...]:
+    def number(self) -> int:
+        """The number (from 0) of :attr:`current`'s deal; -1 before the first deal."""
+        pending = self._current is not None and not self._recorded
+        return len(self._deals) - (0 if pending else 1)
+
+    @property
+    def recorded(self) -> bool:
+        """Whether :attr:`current` is recorded (or there is none): a new deal may be dealt."""
+        return self._current is None or self._recorded
+
+    @property
+    def deals(self) -> tuple[DealSummary, ...]:
+        """The recorded deals (:meth:`record` returned each with its log)."""
         return tuple(self._deals)
 
     @property
@@ -137,11 +242,14 @@ class Match:
 
     def new_deal(self) -> Table:
         """Shuffle and deal the next deal."""
-        if self._current is not None and not self._recorded:
+        if not self.recorded:
             raise GameError("record the current deal before dealing the next")
-        dealer = (self._players - 1 + len(self._deals)) % self._players
-        seed = None if self._seeds is None else self._seeds.getrandbits(32)
-        self._current = Table(self._players, self._rules, seed=seed, dealer=dealer)
+        number = len(self._deals)
+        dealer = self._dealer_of(number)
+        seed = self._next_seed()
+        self._current = Table(self._players, self._rules, seed=seed, dealer=dealer) \
+            if self._factory is None \
+            else self._factory(self._players, self._rules, dealer, number, seed)
         self._recorded = False
         return self._current
 
@@ -154,11 +262,20 @@ class Match:
             raise GameError("the deal is not over yet")
         if self._recorded:
             raise GameError("this deal is recorded already")
-        result = table.result
-        record = DealRecord(len(self._deals), table.dealer, table.seed, result.winner,
-                            result.reason, result.option, table.turns, table.scores, table.log)
-        self._deals.append(record)
+        summary = DealSummary.of(len(self._deals), table)
+        self._add(summary)
         self._recorded = True
-        for seat, score in enumerate(record.scores):
+        return DealRecord(summary.number, summary.dealer, summary.seed, summary.winner,
+                          summary.reason, summary.option, summary.turns, summary.scores,
+                          table.log)
+
+    def _dealer_of(self, number: int) -> int:
+        return (self._players - 1 + number) % self._players
+
+    def _next_seed(self) -> int | None:
+        return None if self._seeds is None else self._seeds.getrandbits(32)
+
+    def _add(self, summary: DealSummary) -> None:
+        self._deals.append(summary)
+        for seat, score in enumerate(summary.scores):
             self._totals[seat] += score
-        return record

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from rummy21.analysis import Analysis, analyze_counts
+from rummy21.analysis import Analysis, Option, PenaltyRule, analyze_counts
 from rummy21.cards import Card, counts_of
 from rummy21.game.events import DropKind, EndReason
 from rummy21.game.turn import drop_points
@@ -62,9 +62,8 @@ class SeatResult:
     cards: tuple[Card, ...]
     penalty: int
     """Points this seat pays the winner (0 for the winner)."""
-    rule: str | None
-    """Why: ``full_count``, ``pure_save``, ``dublee_save``, ``first_turn_cap``, ``first_drop``,
-    ``middle_drop`` or ``wrong_declaration``; ``None`` for the winner and in a wash."""
+    rule: PenaltyRule | None
+    """Why it pays that; ``None`` for the winner and in a wash."""
     groups: tuple[Group, ...]
     """The hand's arrangement (the declaration, or the loser's best saving arrangement)."""
     loose: tuple[Card, ...]
@@ -92,7 +91,7 @@ class Settlement:
 
     reason: EndReason
     winner: int | None
-    option: str | None
+    option: Option | None
     seats: tuple[SeatResult, ...] = field(default=())
 
     @property
@@ -151,7 +150,7 @@ def cap_losses(pay: Sequence[Sequence[int]], cap: int, dealer: int) -> list[list
 
 
 def settle(rules: RuleSet, jokers: Jokers, dealer: int, reason: EndReason, winner: int | None,
-           option: str | None, seats: Sequence[SeatEnd],
+           option: Option | None, seats: Sequence[SeatEnd],
            declaration: Analysis | None = None) -> Settlement:
     """Score a finished deal.
 
@@ -164,7 +163,7 @@ def settle(rules: RuleSet, jokers: Jokers, dealer: int, reason: EndReason, winne
     n = len(seats)
     pay = [[0] * n for _ in range(n)]
     penalty = [0] * n
-    rule: list[str | None] = [None] * n
+    rule: list[PenaltyRule | None] = [None] * n
     groups: list[tuple[Group, ...]] = [()] * n
     loose: list[tuple[Card, ...]] = [s.cards for s in seats]
     analyses: dict[int, Analysis] = {}
@@ -181,17 +180,19 @@ def settle(rules: RuleSet, jokers: Jokers, dealer: int, reason: EndReason, winne
         if s.seat == winner:
             continue
         if s.standing is Standing.WRONG:
-            penalty[s.seat], rule[s.seat] = rules.wrong_declaration, "wrong_declaration"
+            penalty[s.seat], rule[s.seat] = rules.wrong_declaration, PenaltyRule.WRONG_DECLARATION
         elif s.standing is Standing.DROPPED:
             kind = s.drop or DropKind.MIDDLE
-            penalty[s.seat], rule[s.seat] = drop_points(kind, rules), f"{kind.value}_drop"
+            penalty[s.seat] = drop_points(kind, rules)
+            rule[s.seat] = PenaltyRule.FIRST_DROP if kind is DropKind.FIRST \
+                else PenaltyRule.MIDDLE_DROP
         else:
             found = analysis_of(s).penalty
             penalty[s.seat], rule[s.seat] = found.points, found.rule
             groups[s.seat], loose[s.seat] = found.groups, found.loose
             cap = rules.first_turn_cap
             if cap is not None and s.played == 0 and found.points > cap:
-                penalty[s.seat], rule[s.seat] = cap, "first_turn_cap"
+                penalty[s.seat], rule[s.seat] = cap, PenaltyRule.FIRST_TURN_CAP
         pay[s.seat][winner] += penalty[s.seat]
         pay[winner][s.seat] -= penalty[s.seat]
 

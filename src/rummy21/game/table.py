@@ -29,6 +29,7 @@ from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rummy21.analysis import Option
 from rummy21.cards import ALL_CARDS, TYPE_COUNT, Card, counts_of
 from rummy21.game.actions import (Action, Declare, Discard, Draw, Drop, Source, TimeOut, as_card)
 from rummy21.game.dealing import check_shoe, deal_shoe, shuffled_shoe
@@ -41,9 +42,8 @@ from rummy21.game.settlement import SeatEnd, Settlement, Standing, settle
 from rummy21.game.turn import drop_cost, drop_kind, drop_points, kept_after_taking, why_not_take
 from rummy21.game.view import OpenCard, Phase, PublicEvent, SeatInfo, View, public_event
 from rummy21.jokers import Jokers
-from rummy21.ruleset import RuleSet
+from rummy21.ruleset import CLASSIC, RuleSet
 
-CLASSIC = RuleSet()
 Groups = Sequence[Sequence[Card | str]]
 
 
@@ -202,7 +202,7 @@ class Table:
         if self._phase is Phase.OVER:
             raise IllegalActionError("the deal is over")
         if seat is not None and seat != self._turn:
-            raise IllegalActionError(f"it is seat {self._turn}'s turn, not seat {seat}'s")
+            raise IllegalActionError(f"it is not your turn: seat {self._turn} is to play")
         return self._turn
 
     def _blocked(self) -> Card | None:
@@ -383,7 +383,7 @@ class Table:
         """Raise :class:`IllegalActionError` unless the player in turn may drop now."""
         self._actor(seat)
         if self._phase is not Phase.DRAW:
-            raise IllegalActionError("a player may drop only at the start of its turn, "
+            raise IllegalActionError("you can drop only at the start of your turn, "
                                      "before drawing")
 
     def can_drop(self, seat: int | None = None) -> bool:
@@ -484,7 +484,7 @@ class Table:
         self._turn = nxt
         self._phase = Phase.DRAW
 
-    def _end(self, reason: EndReason, winner: int | None = None, option: str | None = None,
+    def _end(self, reason: EndReason, winner: int | None = None, option: Option | None = None,
              verdict: Verdict | None = None) -> DealEnded:
         seats = [SeatEnd(s, self._standing[s], self._out[s] or _cards(self._hands[s]),
                          self._played[s], self._drops[s]) for s in range(self._players)]

@@ -58,11 +58,28 @@ class SeatInfo:
     timeouts: int
 
 
+class EventAction(StrEnum):
+    """What happened, as every seat is told it (a :class:`PublicEvent`)."""
+
+    DEALT = "dealt"
+    DREW = "drew"
+    RESHUFFLED = "reshuffled"
+    DISCARDED = "discarded"
+    DECLARED = "declared"
+    DECLARED_WRONGLY = "declared_wrongly"
+    DROPPED = "dropped"
+    TIMED_OUT = "timed_out"
+    DEAL_ENDED = "deal_ended"
+
+    def __repr__(self) -> str:   # reads as it travels in JSON ('drew')
+        return repr(self.value)
+
+
 @dataclass(frozen=True, slots=True)
 class PublicEvent:
     """One event as every seat sees it (a card drawn from the stock stays hidden)."""
 
-    action: str
+    action: EventAction
     seat: int | None = None
     card: Card | None = None
     detail: str | None = None
@@ -77,24 +94,28 @@ class PublicEvent:
 def public_event(event: Event) -> PublicEvent:
     """The public face of an event record."""
     if isinstance(event, DealStarted):
-        return PublicEvent("dealt", None, event.open_card, str(event.cut), event.players)
+        return PublicEvent(EventAction.DEALT, None, event.open_card, str(event.cut),
+                           event.players)
     if isinstance(event, Drew):
         card = event.card if event.source is Source.OPEN else None
-        return PublicEvent("drew", event.seat, card, event.source.value)
+        return PublicEvent(EventAction.DREW, event.seat, card, event.source.value)
     if isinstance(event, Reshuffled):
-        return PublicEvent("reshuffled", event.seat, None, None, len(event.cards))
+        return PublicEvent(EventAction.RESHUFFLED, event.seat, None, None, len(event.cards))
     if isinstance(event, Discarded):
-        return PublicEvent("discarded", event.seat, event.card, "forced" if event.forced else None)
+        return PublicEvent(EventAction.DISCARDED, event.seat, event.card,
+                           "forced" if event.forced else None)
     if isinstance(event, Declared):
         if event.valid:
-            return PublicEvent("declared", event.seat, None, event.option)
-        return PublicEvent("declared_wrongly", event.seat)
+            return PublicEvent(EventAction.DECLARED, event.seat, None, event.option)
+        return PublicEvent(EventAction.DECLARED_WRONGLY, event.seat)
     if isinstance(event, Dropped):
-        return PublicEvent("dropped", event.seat, None, event.drop.value, event.points)
+        return PublicEvent(EventAction.DROPPED, event.seat, None, event.drop.value,
+                           event.points)
     if isinstance(event, TimedOut):
-        return PublicEvent("timed_out", event.seat, None, None, event.consecutive)
+        return PublicEvent(EventAction.TIMED_OUT, event.seat, None, None, event.consecutive)
     assert isinstance(event, DealEnded)
-    return PublicEvent("deal_ended", event.winner, None, event.reason.value, event.turns)
+    return PublicEvent(EventAction.DEAL_ENDED, event.winner, None, event.reason.value,
+                       event.turns)
 
 
 @dataclass(frozen=True, slots=True)
