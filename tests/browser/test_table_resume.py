@@ -39,7 +39,7 @@ def test_a_turn_resumed_after_a_crash_has_a_running_clock(
     # The player does nothing: the clock runs out and the deal goes on.
     page.wait_for_function(
         "() => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes("
-        "'ran out of time'))", timeout=60_000)
+        "'out of time'))", timeout=60_000)
     assert not asha.errors
 
 
@@ -58,7 +58,7 @@ def test_an_absent_player_no_longer_stalls_a_table_without_a_timer(
     page.wait_for_function("() => /offline — their turn times out in [0-9]+ s/"
                            ".test(document.querySelector('#status').textContent)", timeout=30_000)
     wait_my_turn(page, timeout=45_000)                     # Bob's turn ran out
-    assert "ran out of time" in page.eval_on_selector_all(
+    assert "out of time" in page.eval_on_selector_all(
         "#log li", "ns => ns.map(n => n.textContent).join(' ')")
     # The host lets a bot play for Bob from now on.
     asha.draw_and_throw()

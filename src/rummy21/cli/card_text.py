@@ -6,8 +6,6 @@
 ['5♠*$', '5♥*', '6♠*$', 'K♦', 'JK*']
 >>> str(cards_text([Card.parse("5H"), Card.parse("KD")], cut, values=False))
 '5♥* K♦'
->>> KIND_LABELS[GroupKind.PURE_SEQUENCE], rule_label("full_count")
-('pure sequence', 'full count')
 >>> pretty_cards("you hold no 10H; 9C 9H 6D differ (AS, JK), e.g. 'discard 7H'")
 "you hold no 10♥; 9♣ 9♥ 6♦ differ (A♠, JK), e.g. 'discard 7H'"
 """
@@ -20,30 +18,12 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from rummy21.cards import Card, CardError
-from rummy21.groups import GroupKind
 from rummy21.jokers import Jokers
 
 _SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
 
-#: What each kind of group is called on screen.
-KIND_LABELS = {
-    GroupKind.PURE_SEQUENCE: "pure sequence", GroupKind.IMPURE_SEQUENCE: "impure sequence",
-    GroupKind.SET: "set", GroupKind.TUNNELA: "tunnela", GroupKind.DUBLEE: "dublee",
-    GroupKind.JOKER_GROUP: "joker group",
-}
-
-_RULE_LABELS = {"full_count": "full count", "pure_save": "pure save",
-                "dublee_save": "dublee save", "first_turn_cap": "first-turn cap",
-                "first_drop": "first drop", "middle_drop": "middle drop",
-                "wrong_declaration": "wrong declaration"}
-
 _QUOTED = re.compile(r"('[^']*')")
 _TOKEN = re.compile(r"\b(?:10|[2-9AJQKT])[SHDC]\b")
-
-
-def rule_label(rule: str) -> str:
-    """A penalty rule (``full_count``, ``pure_save``, …) as words."""
-    return _RULE_LABELS.get(rule, rule.replace("_", " "))
 
 
 def pretty_cards(text: str) -> str:

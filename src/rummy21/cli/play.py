@@ -24,7 +24,7 @@ from rummy21.bots import Bot, make_bots, parse_bot_names
 from rummy21.bots.advice import Advice, advise
 from rummy21.cards import Card, CardError, counts_of
 from rummy21.cli import app
-from rummy21.cli.card_text import KIND_LABELS, card_text, cards_text, pretty_cards, rule_label
+from rummy21.cli.card_text import card_text, cards_text, pretty_cards
 from rummy21.game import (Declare, Discard, Draw, Drop, IllegalActionError, Match, Phase, Source,
                           Table, TimeOut, parse_action)
 from rummy21.game.actions import Action
@@ -85,7 +85,7 @@ def layout_lines(groups: Sequence[Group], loose: Sequence[Card], jokers: Jokers,
     the first copy of ``drawn`` marked."""
     lines = []
     for group in groups:
-        lines.append(group_line(KIND_LABELS[group.kind], group.cards, jokers, drawn))
+        lines.append(group_line(group.kind.label, group.cards, jokers, drawn))
         drawn = None if drawn in group.cards else drawn
     by_suit: dict[int, list[Card]] = {}
     for card in sorted(loose):
@@ -108,7 +108,7 @@ def penalty_reason(analysis: Analysis, layout: Suggestion, rules: RuleSet,
     """
     penalty = analysis.penalty
     needed = rules.pure_groups_needed
-    label = rule_label(penalty.rule)
+    label = penalty.rule.label
     if penalty.rule == "pure_save":
         shown = layout.route == Route.GROUPS and layout.loose_points == penalty.uncapped
         loose = "the loose cards" if penalty.uncapped else "no card left loose"
@@ -169,7 +169,7 @@ def hint_text(view: View, advice: Advice | None = None) -> str:
         group = next((g for g in after.layout.groups if top.card in g.cards), None)
         if group is not None:
             why.append(f"it goes into {' '.join(c.pretty() for c in group.cards)} "
-                       f"({KIND_LABELS[group.kind]})")
+                       f"({group.kind.label})")
         before_pays, after_pays = advice.analysis.penalty.points, after.analysis.penalty.points
         if after_pays < before_pays:
             why.append(f"you would pay {after_pays} instead of {before_pays}")
@@ -448,7 +448,7 @@ class Session:
         left_out: tuple[Card, ...] = ()
         if action.groups is not None and check is not None:
             for group in check.shown:
-                mark = "✓ " + KIND_LABELS[group.group.kind] if group.group \
+                mark = "✓ " + group.group.kind.label if group.group \
                     else f"✗ {pretty_cards(group.reason or '')}"
                 self.out.print(group_line("shown", group.cards, j).append(f"  {mark}"))
             left_out = check.loose
@@ -506,7 +506,7 @@ class Session:
         for seat in result.seats:
             self.out.print(Text(f"{self.names[seat.seat]} — {self._standing(seat, result)}",
                                 style="bold"))
-            pays = f"pays {seat.penalty}" + (f" ({rule_label(seat.rule)})" if seat.rule else "")
+            pays = f"pays {seat.penalty}" + (f" ({seat.rule.label})" if seat.rule else "")
             layout = None
             if seat.standing is Standing.ACTIVE and seat.cards:
                 counts = counts_of(seat.cards)

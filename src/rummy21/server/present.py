@@ -25,6 +25,7 @@ from rummy21.cards import ALL_CARDS, Card, CardError, counts_of
 from rummy21.game.events import Declared
 from rummy21.game.settlement import Settlement, Standing
 from rummy21.game.table import Table
+from rummy21.game.narration import narrate, plain
 from rummy21.game.view import Phase, PublicEvent, View
 from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
@@ -36,14 +37,6 @@ from rummy21.suggest import suggest_counts
 HISTORY_TAIL = 40
 OPEN_TAIL = 10
 
-KIND_LABELS = {
-    GroupKind.PURE_SEQUENCE: "pure sequence",
-    GroupKind.IMPURE_SEQUENCE: "impure sequence",
-    GroupKind.SET: "set",
-    GroupKind.TUNNELA: "tunnela",
-    GroupKind.DUBLEE: "dublee",
-    GroupKind.JOKER_GROUP: "joker group",
-}
 
 
 def cards_text(cards: Sequence[Card]) -> list[str]:
@@ -67,12 +60,30 @@ def rules_dict(rules: RuleSet) -> dict[str, Any]:
             "total_loss_cap": rules.total_loss_cap}
 
 
-def _event(event: PublicEvent) -> dict[str, Any]:
-    return event.to_dict()
+def event_dict(event: PublicEvent, rules: RuleSet, viewer: int | None,
+               names: Sequence[str] | None = None) -> dict[str, Any]:
+    """A public event for a page: its fields, and ``text``, the narrator's sentence as
+    ``viewer`` hears it (its own seat is "You"; ``None``: a spectator).
+
+    >>> from rummy21.game import Table
+    >>> table = Table(players=2, seed=3)
+    >>> _ = table.draw("open")
+    >>> event_dict(table.view(0).history[-1], table.rules, 0, ["Asha", "Ravi"])["text"]
+    'You take A♠ from the open pile.'
+    """
+    def name(seat: int | None) -> str:
+        if seat is None:
+            return ""
+        if seat == viewer:
+            return "You"
+        return names[seat] if names is not None and seat < len(names) else f"Seat {seat + 1}"
+
+    return {**event.to_dict(), "text": plain(narrate(event, name, rules), Card.pretty)}
 
 
-def deal_view(table: Table, seat: int) -> dict[str, Any]:
-    """``seat``'s view of the deal in progress (or just ended), from ``table.view(seat)``."""
+def deal_view(table: Table, seat: int, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """``seat``'s view of the deal in progress (or just ended), from ``table.view(seat)``;
+    ``names`` name the seats in its narrated history."""
     view = table.view(seat)
     return {
         "seat": seat, "players": view.players, "dealer": view.dealer,
@@ -91,7 +102,8 @@ def deal_view(table: Table, seat: int) -> dict[str, Any]:
         "seats": [{"seat": s.seat, "cards": s.cards, "standing": s.standing.value,
                    "drop": s.drop.value if s.drop else None, "played": s.played,
                    "timeouts": s.timeouts} for s in view.seats],
-        "history": [_event(e) for e in view.history[-HISTORY_TAIL:]],
+        "history": [event_dict(e, view.rules, seat, names)
+                    for e in view.history[-HISTORY_TAIL:]],
         "events": len(view.history),
         "turns": view.turns,
         "scores": None if view.scores is None else list(view.scores),
@@ -138,8 +150,8 @@ def settlement_dict(settlement: Settlement, jokers: Jokers, rules: RuleSet, numb
         row = s.to_dict()
         row["name"] = names[s.seat] if s.seat < len(names) else f"Seat {s.seat + 1}"
         row["money"] = str(s.score * point_value)
-        row["groups"] = [{"kind": g.kind.value, "label": KIND_LABELS[g.kind],
-                          "cards": cards_text(g.cards)} for g in s.groups]
+        row["groups"] = [group_dict(g) for g in s.groups]
+        row["rule_label"] = None if s.rule is None else s.rule.label
         if s.seat == settlement.winner and not s.groups and len(s.cards) == rules.hand_size:
             # The last player left never declared: lay its hand out as the solver would.
             row["groups"], row["loose"] = hand_layout(s.cards, jokers, rules)
@@ -173,13 +185,13 @@ def label_groups(groups: Sequence[Sequence[Card]], jokers: Jokers,
                         "reason": reason, "points": points})
             continue
         group = classify(list(cards), jokers, rules)
-        out.append({"valid": True, "kind": group.kind.value, "label": KIND_LABELS[group.kind],
+        out.append({"valid": True, "kind": group.kind.value, "label": group.kind.label,
                     "pure": group.is_pure, "reason": None, "points": points})
     return out
 
 
 def group_dict(group: Group) -> dict[str, Any]:
-    return {"kind": group.kind.value, "label": KIND_LABELS[group.kind], "pure": group.is_pure,
+    return {"kind": group.kind.value, "label": group.kind.label, "pure": group.is_pure,
             "cards": cards_text(group.cards)}
 
 

@@ -149,14 +149,3 @@ export function codeFromPath() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9]{4,12})/);
   return m ? m[1].toUpperCase() : null;
 }
-
-export const KIND_LABELS = {
-  pure_sequence: "pure sequence", impure_sequence: "impure sequence", set: "set",
-  tunnela: "tunnela", dublee: "dublee", joker_group: "joker group",
-};
-
-export const RULE_LABELS = {
-  full_count: "full count", pure_save: "pure save", dublee_save: "dublee save",
-  first_turn_cap: "first-turn cap", first_drop: "first drop", middle_drop: "middle drop",
-  wrong_declaration: "wrong declaration",
-};

@@ -2,7 +2,7 @@
 // seat saw it at the table (its own hand, the other hands as backs with a count, and at the end
 // the result as it was shown). The server decides what may be seen; the seat's token (kept by
 // the table page) goes with every request.
-import { backEl, cardEl, codeFromPath, el, getSeat, RULE_LABELS, scoreClass, signed } from "/static/cards.js";
+import { backEl, cardEl, codeFromPath, el, getSeat, scoreClass, signed } from "/static/cards.js";
 import { describeEvent } from "/static/narrate.js";
 
 const $ = (id) => document.getElementById(id);
@@ -139,7 +139,7 @@ function resultTable(r) {
     el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Pays"), el("th", {}, "Value"), el("th", {}, "Score"), el("th", {}, "Money"))),
     el("tbody", {}, r.seats.map((s) => el("tr", {},
       el("td", {}, who(s.seat) + (s.seat === r.winner ? " ★" : "") + (s.hidden ? " (folded)" : "")),
-      el("td", {}, s.rule ? `${s.penalty} (${RULE_LABELS[s.rule] || s.rule})` : "—"),
+      el("td", {}, s.rule ? `${s.penalty} (${s.rule_label})` : "—"),
       el("td", {}, `${s.value} → ${signed(s.value_net)}`),
       el("td", { class: scoreClass(s.score) }, signed(s.score)),
       el("td", {}, s.money))))));

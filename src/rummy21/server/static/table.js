@@ -2,14 +2,13 @@
 // piece of advice. The page keeps only the player's own layout of the hand (in localStorage)
 // and draws everything. The hand itself lives in hand.js, the layout model in layout.js.
 import {
-  api, backEl, cardEl, codeFromPath, el, getSeat, prettyCard, prettyText, RULE_LABELS, scoreClass,
-  setSeat, signed,
+  api, backEl, cardEl, codeFromPath, el, getSeat, prettyCard, prettyText, scoreClass, setSeat,
+  signed,
 } from "/static/cards.js";
 import { createHand } from "/static/hand.js";
 import {
   allIds, applyArrangement, cardOf, emptyLayout, groupCards, reconcile, sortLoose, ungroup,
 } from "/static/layout.js";
-import { describeEvent } from "/static/narrate.js";
 
 const $ = (id) => document.getElementById(id);
 const code = codeFromPath();
@@ -497,7 +496,7 @@ function renderLog() {
   const d = deal();
   const list = $("log");
   if (!d) { list.replaceChildren(); return; }
-  list.replaceChildren(...d.history.slice().reverse().map((e) => el("li", {}, describeEvent(e, nameOf))));
+  list.replaceChildren(...d.history.slice().reverse().map((e) => el("li", {}, e.text)));
   list.setAttribute("start", String(d.events));
 }
 
@@ -702,7 +701,7 @@ function showResult(r) {
   const j = r.jokers;
   const finished = state.room.status === "finished";
   const seats = r.seats.map((s) => {
-    const groups = s.groups.map((g) => el("div", { class: "group " + (g.kind === "pure_sequence" || g.kind === "tunnela" ? "pure" : "ok") },
+    const groups = s.groups.map((g) => el("div", { class: "group " + (g.pure ? "pure" : "ok") },
       el("div", { class: "g-label" }, el("span", { class: "k" }, g.label)),
       el("div", { class: "g-cards" }, g.cards.map((c) => cardEl(c, j)))));
     const looseLabel = s.standing === "dropped" ? "hand at the drop" : s.rule === "full_count" ? "all cards count" : "loose";
@@ -712,7 +711,7 @@ function showResult(r) {
       el("div", { class: "g-cards" }, cardEl(r.finish, j))));
     const detail = [];
     if (s.seat === r.winner) detail.push("winner");
-    if (s.rule) detail.push(`pays ${s.penalty} (${RULE_LABELS[s.rule] || s.rule})`);
+    if (s.rule) detail.push(`pays ${s.penalty} (${s.rule_label})`);
     if (s.value || s.value_net) detail.push(`value cards ${s.value}${s.marriages ? ` incl. ${plural(s.marriages, "marriage")}` : ""} → net ${signed(s.value_net)}`);
     if (s.cap_adjustment) detail.push(`loss cap ${signed(s.cap_adjustment)}`);
     if (s.hidden) detail.push("hand folded");
