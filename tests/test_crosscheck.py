@@ -263,7 +263,9 @@ KNOWN = [
 
 @pytest.mark.parametrize(("variant", "cut", "cards", "pure_needed"), KNOWN,
                          ids=lambda v: str(v))
-def test_known_disagreements(variant: str, cut: str, cards: str, pure_needed: int) -> None:
+def test_past_disagreements_stay_fixed(variant: str, cut: str, cards: str,
+                                       pure_needed: int) -> None:
+    """Regression: hands on which production and the reference once disagreed (``KNOWN``)."""
     check([(Card.parse(cut), parse_cards(cards), "known")],
           VARIANTS[variant].with_(pure_groups_needed=pure_needed), variant)
 
