@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from rummy21.cards import (ALL_CARDS, JOKER_INDEX, TYPE_COUNT, Card, CardError, check_copies,
-                           counts_of, format_cards, parse_cards)
+                           counts_of, format_cards, parse_cards, without)
 from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import CLASSIC, DubleeSave, Judging, RuleSet
@@ -410,11 +410,7 @@ def dublee_groups(counts: Sequence[int]) -> tuple[Group, ...]:
 
 def cards_outside(cards: list[Card], groups: tuple[Group, ...]) -> tuple[Card, ...]:
     """The ``cards`` that are in none of ``groups`` (which hold only cards of ``cards``)."""
-    left = counts_of(cards)
-    for group in groups:
-        for card in group.cards:
-            left[card.index] -= 1
-    return tuple(_cards_of(left))
+    return tuple(without(cards, (card for group in groups for card in group.cards)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -190,6 +190,37 @@ def check_copies(cards: Sequence[Card], printed_jokers: int) -> None:
                             f"but the shoe holds only {limit}")
 
 
+def without(cards: Iterable[Card], taken: Iterable[Card]) -> list[Card]:
+    """``cards`` less one copy of each card of ``taken`` (in canonical order); a
+    :class:`CardError` names the first card of ``taken`` that is not there.
+
+    Every "take these cards out of a hand" — a layout's groups, a finish card, a declaration's
+    loose cards — is this one function.
+
+    >>> format_cards(without(parse_cards("2S 3S 4S 9H 9H"), parse_cards("9H 3S")))
+    '2S 4S 9H'
+    >>> without(parse_cards("2S 3S"), parse_cards("3S 3S"))
+    Traceback (most recent call last):
+    ...
+    rummy21.cards.MissingCard: 3S is not there (one copy too many)
+    """
+    counts = counts_of(cards)
+    held = list(counts)
+    for card in taken:
+        if not counts[card.index]:
+            raise MissingCard(card, held[card.index] == 0)
+        counts[card.index] -= 1
+    return [_CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
+
+
+class MissingCard(CardError):
+    """A card to take out of some cards is not among them (:func:`without`)."""
+
+    def __init__(self, card: Card, never: bool) -> None:
+        super().__init__(f"{card} is not there" + ("" if never else " (one copy too many)"))
+        self.card = card
+
+
 def canonical_shoe(printed_jokers: int) -> list[Card]:
     """The shoe in canonical order (RULES §2): 3 decks of S, H, D, C × A..K, then the jokers."""
     return [card for _ in range(DECKS) for card in _CARDS[:JOKER_INDEX]] + \

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummy21.analysis import Analysis, LayoutCheck, Option, analyze_counts, check_layout
-from rummy21.cards import Card, counts_of
+from rummy21.cards import Card, MissingCard, counts_of, without
 from rummy21.jokers import Jokers
 from rummy21.ruleset import Judging, RuleSet
 
@@ -36,17 +36,6 @@ class Verdict:
     """The submitted layout, judged group by group (when groups were given or judged as shown)."""
 
 
-def remainder(cards: Sequence[Card], groups: Sequence[Sequence[Card]]) -> list[Card] | None:
-    """``cards`` minus every card of ``groups``, or ``None`` if the groups use a card not there."""
-    counts = counts_of(cards)
-    for group in groups:
-        for card in group:
-            counts[card.index] -= 1
-            if counts[card.index] < 0:
-                return None
-    return [Card(i) for i, n in enumerate(counts) for _ in range(n)]
-
-
 def judge(cards: Sequence[Card], groups: Sequence[Sequence[Card]] | None, jokers: Jokers,
           rules: RuleSet) -> Verdict:
     """Judge 21 shown ``cards`` with an optional layout ``groups`` (a subset of ``cards``).
@@ -60,8 +49,9 @@ def judge(cards: Sequence[Card], groups: Sequence[Sequence[Card]] | None, jokers
     if groups is None:
         auto = analyze_counts(counts_of(cards), jokers, rules)
         groups = [g.cards for g in auto.groups]
-    loose = remainder(cards, groups)
-    if loose is None:
-        raise ValueError("the layout shows cards that are not in the hand")
+    try:
+        loose = without(cards, (card for group in groups for card in group))
+    except MissingCard as error:
+        raise ValueError(f"the layout shows {error.card}, which is not in the hand") from None
     check = check_layout([tuple(g) for g in groups], jokers.cut, rules, loose)
     return Verdict(check.valid, check.option, check.analysis, check)

@@ -30,10 +30,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rummy21.analysis import Option
-from rummy21.cards import ALL_CARDS, TYPE_COUNT, Card, counts_of
+from rummy21.cards import ALL_CARDS, TYPE_COUNT, Card, MissingCard, counts_of, without
 from rummy21.game.actions import (Action, Declare, Discard, Draw, Drop, Source, TimeOut, as_card)
 from rummy21.game.dealing import check_shoe, deal_shoe, shuffled_shoe
-from rummy21.game.declaration import Verdict, judge, remainder
+from rummy21.game.declaration import Verdict, judge
 from rummy21.game.errors import IllegalActionError, ReplayError, SetupError
 from rummy21.game.events import (DealEnded, DealStarted, Declared, Discarded, DropKind, Dropped,
                                   Drew, EndReason, Event, Reshuffled, TimedOut)
@@ -338,9 +338,11 @@ class Table:
             layout = tuple(tuple(as_card(c) for c in group) for group in groups)
             shown = list(_cards(self._hands[self._turn]))
             shown.remove(card)
-            if remainder(shown, layout) is None:
-                raise IllegalActionError("the layout shows cards you do not hold "
-                                         "(besides the finish card)")
+            try:
+                without(shown, (c for group in layout for c in group))
+            except MissingCard as error:
+                raise IllegalActionError(f"the layout shows {error.card}, which you do not "
+                                         "hold (besides the finish card)") from None
         return card, layout
 
     def can_declare(self, finish: Card | str, groups: Groups | None = None,
