@@ -1,0 +1,83 @@
+"""One rule, one place: every layer that states a rule of the turn agrees with the table.
+
+The table enforces the small rules of a turn (RULES §6–§7: which open card may be taken, the
+card that may not leave the hand after taking it, what a drop costs); the view carries them to
+bots, the coach, the terminal and the browser. Over whole deals played by bots, at every
+position and for every seat, what each of them says is checked against what the table does.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from rummy21.bots import make_bots
+from rummy21.bots.advice import advise
+from rummy21.game import Dropped, Source, Table
+from rummy21.game.view import Phase
+from rummy21.ruleset import RuleSet
+
+VARIANTS = {"classic": RuleSet(), "adda52": RuleSet.preset("adda52"),
+            "pick-up": RuleSet().with_(joker_pickup=True, discard_taken_card=True)}
+
+
+def positions(rules: RuleSet, seed: int) -> list[Table]:
+    """Every position of a deal of three random bots (copies), up to 30 turns: they take
+    the open card, drop and declare wrongly often enough to visit every rule."""
+    table = Table(players=3, rules=rules, seed=seed)
+    bots = make_bots(["random", "random", "random"], seed=seed)
+    seen = []
+    while not table.over and table.turns < 30:
+        seen.append(copy.deepcopy(table))
+        seat = table.turn
+        assert seat is not None
+        table.apply(bots[seat].choose(table.view(seat), table.legal_actions()), seat)
+    return seen
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_view_states_the_rules_the_table_enforces(variant: str, seed: int) -> None:
+    present = pytest.importorskip("rummy21.server.present")
+    for table in positions(VARIANTS[variant], seed):
+        for seat in range(table.players):
+            view = table.view(seat)
+            in_turn = table.turn == seat
+            # Taking the open card.
+            assert view.can_take_open == (in_turn and table.can_draw(Source.OPEN, seat))
+            # The card kept after taking it: the only held card that may not be let go.
+            if in_turn and view.phase is Phase.DISCARD:
+                refused = {c for c in view.hand if not table.can_discard(c, seat)}
+                assert refused == ({view.blocked} if view.blocked else set())
+                assert set(view.releasable) == set(view.hand) - refused
+            else:
+                assert view.blocked is None and view.releasable == ()
+            # What a drop costs: what the table charges when the seat drops now.
+            if in_turn and table.can_drop(seat):
+                trial = copy.deepcopy(table)
+                dropped = trial.drop(seat)
+                assert isinstance(dropped, Dropped) and dropped.points == view.drop_cost
+            # The page is told the same, not left to work it out.
+            page = present.deal_view(table, seat)
+            assert (page["can_take_open"], page["drop_cost"]) == (view.can_take_open,
+                                                                  view.drop_cost)
+            assert page["blocked"] == (None if view.blocked is None else str(view.blocked))
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_coach_and_the_bots_only_name_moves_the_table_accepts(variant: str) -> None:
+    bots = make_bots(["greedy", "random"], seed=3)
+    for table in positions(VARIANTS[variant], 3)[::4]:
+        seat = table.turn
+        assert seat is not None
+        view = table.view(seat)
+        for bot in bots:
+            assert bot.choose(view, table.legal_actions()) in table.legal_actions()
+        if len(view.hand) < table.rules.hand_size:
+            continue
+        advice = advise(view)
+        if advice.release is not None:
+            assert table.can_discard(advice.release, seat)
+        if advice.draw is not None:
+            assert table.can_draw(advice.draw, seat)
