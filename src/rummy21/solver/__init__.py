@@ -1,0 +1,62 @@
+"""The exact hand solver: the best arrangement of a hand into groups (RULES §4, §5 A, §7).
+
+Algorithm
+---------
+A dynamic programme sweeps the 14 *positions* of a suit — 1 (Ace low), 2..13, 14 (Ace
+high) — over all four suits at once, as van Rijn, Takes and Vis do for Rummikub. Its state is
+
+* for each suit, the multiset of *open runs* (sequences still growing), each described only
+  by its length capped at 3, whether it is still pure, and whether it started at the Ace-low
+  position (such a run may not also take the Ace-high place), plus how many Aces of the suit
+  were set aside at position 1 to end Q-K-A runs at position 14;
+* the number of pure groups completed so far, capped at the number the rules need;
+* the *joker balance*: jokers demanded so far minus joker cards supplied so far.
+
+At each position every copy of the card there is either a natural card (continuing or
+starting a run, in a tunnela, or in the *pool* of its rank), or — if it is a joker card — a
+joker; each open run continues with a natural card, continues with a joker, or ends (a run
+shorter than 3 ends by taking 1 or 2 jokers as padding). The pool of a rank is split into
+sets (one natural per suit, jokers making up 3..max) or left loose. The value kept per state
+is the least number of points left loose. Jokers are interchangeable, so only their count
+matters; printed jokers supply jokers from the start (or form tunnelas).
+
+At the end a state with enough pure groups and a non-positive balance is an arrangement for
+the *pure save*; one with nothing loose and every joker placed (balance zero, or three or more
+spare jokers forming a joker group) proves *Option A*. Back-pointers rebuild the groups.
+Per-suit transitions and pool splits depend only on small tuples and are memoised across
+hands, so the work per hand is a few dictionary operations per reachable state.
+
+What keeps the sweep small (each rule is argued where it is applied):
+
+* states are compared on (joker balance, loose points) and only unbeaten ones are kept;
+* jokers owed by open short runs, loose points no arrangement can avoid (isolated cards),
+  and the pure groups the remaining cards could still form prune hopeless states early;
+* joker cards play as themselves only where it matters (pure groups), and jokers bridge
+  only gaps that padding could not close as cheaply;
+* a greedy arrangement often proves Option A at once and otherwise bounds the loose points;
+  a first sweep looks only at arrangements with nothing loose (when that seems likely).
+
+The same sweep answers two more questions for bots, with one more number in its states:
+
+* :func:`least_after_put_aside` — the best card to put aside from 22: exactly one card (a
+  loose one, or a joker card) may be dropped at no cost;
+* :func:`replacements` — the fewest cards to replace for Option A: every card is worth one
+  point, a loose card is replaced and so supplies a joker, a card a pure run lacks may be
+  bought as itself (owing one replacement), and every joker must be placed.
+
+Mechanics that only make it faster: the cycle collector is paused during a solve (the memo
+tables are large and a sweep allocates in bursts), suit states are interned as small ints and
+a sweep's states are packed into one int each (a move adds a precomputed number), and a suit
+with no open run and no card at a position is skipped there.
+"""
+
+from __future__ import annotations
+
+from rummy21.solver.bounds import max_pure_groups
+from rummy21.solver.put_aside import least_after_put_aside
+from rummy21.solver.replace import replacements
+from rummy21.solver.results import Arrangement, Replacement, Solution
+from rummy21.solver.search import solve
+
+__all__ = ["Arrangement", "Replacement", "Solution", "least_after_put_aside", "max_pure_groups",
+           "replacements", "solve"]
