@@ -10,14 +10,17 @@ declaration option (A, B, C, D, mixed); the kind is the comment before each line
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from pathlib import Path
 
-from rummy21.analysis import analyze
-from rummy21.cards import format_cards
-from rummy21.handgen import corpus
-
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))   # the hand generators are test tools
+
+from handgen import corpus  # noqa: E402
+from rummy21.analysis import analyze  # noqa: E402
+from rummy21.cards import format_cards  # noqa: E402
+
 SEED = 21
 
 

@@ -27,13 +27,13 @@ from hypothesis import strategies as st
 from rummy21.analysis import Analysis, analyze_counts
 from rummy21.cards import (ALL_CARDS, Card, Suit, canonical_shoe, check_copies, counts_of,
                            format_cards, parse_cards)
-from rummy21.handgen import Option, near_complete, random_deal
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DubleeSave, RuleSet
 
 if str(Path(__file__).resolve().parent) not in sys.path:     # pytest's pythonpath may lack it
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
+from handgen import Option, near_complete, random_deal  # noqa: E402
 
 CLASSIC = RuleSet.preset("classic")
 VARIANTS: dict[str, RuleSet] = {

@@ -18,12 +18,12 @@ import pytest
 from rummy21.analysis import HandError, analyze_counts
 from rummy21.cards import TYPE_COUNT, Card, CardError, check_copies, counts_of, parse_cards
 from rummy21.distance import Distance, distance, distance_of_counts
-from rummy21.handgen import near_complete, random_deal
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
+from handgen import near_complete, random_deal  # noqa: E402
 
 CLASSIC = RuleSet()
 

@@ -11,12 +11,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "rummy21"
 LAYERS = [
     {"cards", "ruleset"},
     {"jokers"},
-    {"groups", "handgen"},
+    {"groups"},
     {"solver"},
     {"analysis", "distance", "suggest"},
     {"game"},
     {"bots"},
-    {"server", "env"},
+    {"server"},
     {"cli"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}

@@ -6,9 +6,10 @@ import pytest
 
 from rummy21.analysis import analyze_counts, outs
 from rummy21.cards import ALL_CARDS, JOKER_INDEX, Card, counts_of
-from rummy21.handgen import corpus
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
+
+from handgen import corpus
 
 RULES = RuleSet()
 HANDS = corpus(33, 3, 3)
@@ -55,7 +56,7 @@ def test_one_sweep_finds_the_best_card_to_put_aside(seed: int) -> None:
     """least_after_put_aside == the least pure save over every card put aside, one by one."""
     import random
 
-    from rummy21.handgen import near_complete, random_deal
+    from handgen import near_complete, random_deal
     from rummy21.solver import least_after_put_aside, solve
 
     rng = random.Random(seed)

@@ -8,9 +8,10 @@ import pytest
 
 from rummy21.analysis import analyze, analyze_counts
 from rummy21.cards import ALL_CARDS, Card, counts_of
-from rummy21.handgen import corpus
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
+
+from handgen import corpus
 
 
 def hands_of_22(seed: int, n: int) -> list[tuple[Card, list[Card]]]:

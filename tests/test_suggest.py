@@ -21,13 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummy21.cards import Card, canonical_shoe, parse_cards
-from rummy21.handgen import near_complete, random_deal
 from rummy21.ruleset import RuleSet
 from rummy21.suggest import Route, suggest
 
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
+from handgen import near_complete, random_deal  # noqa: E402
 
 CLASSIC = RuleSet()
 VARIANTS = {"classic": CLASSIC, "adda52": RuleSet.preset("adda52"),

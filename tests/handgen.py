@@ -1,5 +1,8 @@
 """Seeded hand generators for tests and benchmarks: random deals and near-complete hands.
 
+Test data, not part of the package: tests import it as ``handgen`` (pytest's ``pythonpath``
+holds ``tests/``), bench scripts put ``tests/`` on ``sys.path`` first.
+
 Every generator is a pure function of the ``random.Random`` it is given, so a seed names a
 hand for good. Near-complete hands are built from melds (RULES §4) so that valid
 declarations of every option (RULES §5) and the saves (RULES §7) are well covered.
