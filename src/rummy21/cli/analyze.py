@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import io
 import itertools
 import json
 import multiprocessing
@@ -24,6 +25,14 @@ from rummy21.ruleset import RuleSet
 DISTANCE_LIMIT = 3
 """The most replacements ``--distance`` looks for: hands further away take seconds."""
 
+MAX_LINE = 10_000
+"""The longest batch line read (a hand takes about 70 characters): a longer one is an error
+line, so a file with no line ends (or ``/dev/zero``) cannot fill the memory."""
+
+MAX_JOBS = 256
+"""The most worker processes ``--jobs`` may ask for (``0`` asks for one per core, however
+many): a mistyped count must not fork thousands of processes."""
+
 
 def _distance_of(result: Analysis, rules: RuleSet) -> Distance:
     """The distance to a valid declaration of an analysis' 21 cards (up to the limit)."""
@@ -37,8 +46,10 @@ def _with_distance(result: Analysis, rules: RuleSet) -> dict[str, object]:
     return data
 
 
-def _read_line(line: str, rules: RuleSet, with_distance: bool) -> tuple[bool, str]:
-    """(ok, JSON) for one batch line ``CUT: CARDS``."""
+def _read_line(line: str | None, rules: RuleSet, with_distance: bool) -> tuple[bool, str]:
+    """(ok, JSON) for one batch line ``CUT: CARDS`` (``None``: a line too long to read)."""
+    if line is None:
+        return False, json.dumps({"error": f"line longer than {MAX_LINE:,} characters"})
     try:
         cut, sep, hand = line.partition(":")
         if not sep:
@@ -47,7 +58,25 @@ def _read_line(line: str, rules: RuleSet, with_distance: bool) -> tuple[bool, st
         return True, json.dumps(_with_distance(analysis, rules) if with_distance
                                 else analysis.to_dict())
     except (CardError, ValueError) as error:
-        return False, json.dumps({"error": str(error)})
+        return False, json.dumps({"error": _undecodable(line) or str(error)})
+
+
+def _undecodable(line: str) -> str | None:
+    """What is wrong with a line that was not UTF-8 text (``None`` if it was).
+
+    A batch is decoded with ``surrogateescape``: each byte that is not UTF-8 becomes one
+    lone surrogate, which no card token contains, so such a line always fails to parse and
+    this is asked only then.
+
+    >>> _undecodable(b"7D: AS \\xff\\xfe".decode("utf-8", "surrogateescape"))
+    'not UTF-8 text (byte 0xff)'
+    >>> _undecodable("7D: A♠") is None
+    True
+    """
+    for char in line:
+        if "\udc80" <= char <= "\udcff":
+            return f"not UTF-8 text (byte {ord(char) - 0xdc00:#04x})"
+    return None
 
 
 _CHUNK = 64
@@ -60,7 +89,8 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _read_chunk(lines: list[str], rules: RuleSet, with_distance: bool) -> list[tuple[bool, str]]:
+def _read_chunk(lines: list[str | None], rules: RuleSet,
+                with_distance: bool) -> list[tuple[bool, str]]:
     _settle_heap()
     return [_read_line(line, rules, with_distance) for line in lines]
 
@@ -74,7 +104,7 @@ def _settle_heap() -> None:
     gc.freeze()
 
 
-def _read_lines(lines: Iterable[str], rules: RuleSet,
+def _read_lines(lines: Iterable[str | None], rules: RuleSet,
                 with_distance: bool) -> Iterator[tuple[bool, str]]:
     for count, line in enumerate(lines):
         if count % _CHUNK == 0:
@@ -87,7 +117,7 @@ def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = Fa
     """Answer each line of ``source`` with a line of JSON, in order; with ``jobs`` > 1 the
     lines are read by that many worker processes (the output is the same), unless they
     fit in one chunk (starting workers would cost more than it saves)."""
-    lines = (line for line in map(str.strip, source) if line and not line.startswith("#"))
+    lines = _hand_lines(source)
     if jobs <= 1:
         # From a pipe, each answer goes out as soon as it is ready (a program may be
         # waiting for it before it sends the next line).
@@ -104,6 +134,44 @@ def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = Fa
         return _write((answer for chunk in pool.imap(read, itertools.chain((first, second),
                                                                            chunks))
                        for answer in chunk), out)
+
+
+def _hand_lines(source: TextIO) -> Iterator[str | None]:
+    """The lines of ``source`` to answer, stripped; blank lines, ``#`` comments (of any
+    length) and a byte-order mark at the start are skipped. ``None`` stands for any other
+    line longer than :data:`MAX_LINE`, whose rest is skipped, never held in memory. Each
+    line is yielded as soon as it is read (a pipe's writer may be waiting for its answer).
+
+    >>> text = "\\ufeff# c\\n\\n 7D: AS \\r\\n" + "x" * MAX_LINE + "x\\nKC: 2S"
+    >>> list(_hand_lines(io.StringIO(text)))
+    ['7D: AS', None, 'KC: 2S']
+    """
+    start = True
+    while line := _readline(source):
+        too_long = len(line) > MAX_LINE and not line.endswith("\n")
+        if start:   # a byte-order mark (Windows editors write one) is not part of the text
+            line, start = line.removeprefix("\ufeff"), False
+        if too_long:
+            comment = line.lstrip().startswith("#")
+            while line and not line.endswith("\n"):
+                line = _readline(source)
+            if not comment:
+                yield None
+            continue
+        line = line.strip()
+        if line and not line.startswith("#"):
+            yield line
+
+
+class Unreadable(Exception):
+    """The batch could not be read on (an I/O error: not a bad line, the end of the batch)."""
+
+
+def _readline(source: TextIO) -> str:
+    try:
+        return source.readline(MAX_LINE + 1)
+    except OSError as error:
+        raise Unreadable(error.strerror or str(error)) from error
 
 
 def _usable_cores() -> int:
@@ -125,8 +193,8 @@ def _write(answers: Iterable[tuple[bool, str]], out: TextIO, flush: bool = False
     return status
 
 
-def _chunks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
-    chunk: list[str] = []
+def _chunks(lines: Iterable[str | None], size: int) -> Iterator[list[str | None]]:
+    chunk: list[str | None] = []
     for line in lines:
         chunk.append(line)
         if len(chunk) == size:
@@ -134,6 +202,18 @@ def _chunks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
             chunk = []
     if chunk:
         yield chunk
+
+
+def _open_batch(batch: str) -> TextIO:
+    """The batch file (``-``: stdin) as UTF-8 text, lines ending in \\n, \\r\\n or \\r.
+    Bytes that are not UTF-8 are kept as lone surrogates (``surrogateescape``): they make
+    their own line an error line (:func:`_undecodable`) and nothing else."""
+    if batch == "-":
+        raw = getattr(sys.stdin, "buffer", None)
+        if raw is None:     # stdin replaced by a text stream (already decoded)
+            return sys.stdin
+        return io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape")
+    return open(batch, encoding="utf-8", errors="surrogateescape")
 
 
 def _fail(message: str) -> NoReturn:
@@ -151,7 +231,7 @@ def analyze_command(
     batch: Optional[str] = typer.Option(None, "--batch",
                                         help="Read 'CUT: CARDS' lines from FILE (- for stdin)."),
     jobs: Optional[int] = typer.Option(
-        None, "--jobs", min=0, show_default=False,
+        None, "--jobs", min=0, max=MAX_JOBS, show_default=False,
         help="With --batch: worker processes (0: one per core; 1: this process only). "
              "Default: one per core for a file; 1 for a pipe or stdin, answering each line "
              "as it comes."),
@@ -168,14 +248,17 @@ def analyze_command(
         if hand:
             _fail("give either a hand or --batch, not both")
         try:
-            source = sys.stdin if batch == "-" else open(batch, encoding="utf-8")
+            source = _open_batch(batch)
         except OSError as error:
             _fail(f"cannot read {batch}: {error.strerror}")
         with source:
             if jobs is None:    # a pipe streams (its writer may wait for each answer)
                 jobs = 0 if source.seekable() else 1
-            status = _batch(source, rule_set, sys.stdout, with_distance,
-                            jobs or _usable_cores())
+            try:
+                status = _batch(source, rule_set, sys.stdout, with_distance,
+                                jobs or _usable_cores())
+            except Unreadable as error:     # the answers so far are out: say where it ended
+                _fail(f"stopped reading {batch}: {error}")
         raise typer.Exit(status)
     if not hand or cut is None:
         _fail("give a hand and --cut CARD (or --batch FILE)")
