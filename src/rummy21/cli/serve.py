@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import gc
 import logging
+import socket
+from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
 import typer
 
 from rummy21.cli import app
+
+
+class LogLevel(str, Enum):
+    """uvicorn's log levels."""
+
+    critical = "critical"
+    error = "error"
+    warning = "warning"
+    info = "info"
+    debug = "debug"
+    trace = "trace"
 
 
 def default_db_url() -> str:
@@ -18,6 +31,78 @@ def default_db_url() -> str:
 
     folder = Path(user_data_dir("rummy21", appauthor=False))
     return f"sqlite:///{folder / 'rummy21.sqlite3'}"
+
+
+def _fail(message: str) -> NoReturn:
+    """Report a setting the server cannot start with, one line on stderr, status 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+_URL_EXAMPLES = "e.g. sqlite:////path/to/rummy21.sqlite3 or postgresql+psycopg://user@host/rummy21"
+
+
+def check_database(url: str) -> str:
+    """Open the database at ``url`` as the server will and make sure it can be written;
+    return the URL to show (password hidden). Any problem ends the command with one line.
+
+    >>> check_database("sqlite://")
+    'sqlite://'
+    """
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    from rummy21.server.store import make_engine
+
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        _fail(f"--db {url!r} is not a database URL ({_URL_EXAMPLES})")
+    shown = parsed.render_as_string(hide_password=True)
+    try:
+        engine = make_engine(url)
+    except NoSuchModuleError:
+        _fail(f"--db {shown}: unknown kind of database {parsed.drivername!r} ({_URL_EXAMPLES})")
+    except ImportError as error:
+        if parsed.get_backend_name() == "postgresql":
+            _fail(f"--db {shown} needs the PostgreSQL driver ({error.name or 'psycopg'}), which "
+                  f"is not installed: pip install 'rummy21[postgres]'")
+        _fail(f"--db {shown} needs the driver {error.name or parsed.drivername}, which is not "
+              f"installed")
+    except OSError as error:    # the SQLite file's folder cannot be made
+        reason = "a file is in the way" if isinstance(error, FileExistsError) else error.strerror
+        _fail(f"--db {shown}: cannot make the folder {error.filename or ''}: {reason}")
+    except SQLAlchemyError as error:
+        _fail(f"--db {shown}: {_cause(error)}")
+    try:
+        # A write the server would need (and its first connection, which sets SQLite's
+        # journal mode): a scratch table, made and dropped.
+        with engine.begin() as conn:
+            conn.execute(text("CREATE TABLE IF NOT EXISTS rummy21_write_check (x INTEGER)"))
+            conn.execute(text("DROP TABLE rummy21_write_check"))
+    except SQLAlchemyError as error:
+        _fail(f"cannot open the database {shown} for writing: {_cause(error)}")
+    finally:
+        engine.dispose()
+    return shown
+
+
+def _cause(error: Exception) -> str:
+    """The first line of what the database driver said (SQLAlchemy adds lines of its own)."""
+    cause = str(getattr(error, "orig", None) or error).strip().partition("\n")[0]
+    return cause or type(error).__name__
+
+
+def check_address(host: str, port: int) -> None:
+    """Make sure the server can listen on ``host``:``port`` (as uvicorn will bind it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+    except OSError as error:
+        _fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
 
 
 @app.command()
@@ -36,20 +121,26 @@ def serve(
         60.0, "--absent-grace", min=0.0, max=3600.0,
         help="Seconds a player whose turn it is may stay disconnected before the turn times "
              "out (also at tables without a turn timer; 0: wait for ever)."),
-    log_level: str = typer.Option("info", help="uvicorn log level."),
+    log_level: LogLevel = typer.Option(LogLevel.info, case_sensitive=False,
+                                       help="uvicorn log level."),
 ) -> None:
     """Serve the browser table: create a table, share its link, play against people and bots."""
     try:
         import uvicorn
+        from uvicorn.config import LOG_LEVELS
 
         from rummy21.server import create_app
     except ImportError as error:   # the optional dependencies are missing
-        typer.echo(f"rummy21 serve needs the server extras: pip install 'rummy21[server]' "
-                   f"({error})", err=True)
-        raise typer.Exit(2) from None
-    url = db or default_db_url()
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    typer.echo(f"rummy21: database {url}")
+        _fail(f"rummy21 serve needs the server extras: pip install 'rummy21[server]' "
+              f"({error})")
+    if not host.strip():
+        _fail("--host must name an address to listen on (e.g. 127.0.0.1, or 0.0.0.0 for all)")
+    url = default_db_url() if db is None else db
+    shown = check_database(url)
+    check_address(host, port)
+    logging.basicConfig(level=LOG_LEVELS[log_level.value],
+                        format="%(levelname)s %(name)s: %(message)s")
+    typer.echo(f"rummy21: database {shown}")
     typer.echo(f"rummy21: open http://{host}:{port}/ in a browser")
     application = create_app(url, bot_delay=bot_delay, next_deal_seconds=next_deal,
                              absent_grace=absent_grace)
@@ -57,5 +148,5 @@ def serve(
     # less often, so that hundreds of tables do not pay for frequent full collections.
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
-    uvicorn.run(application, host=host, port=port, log_level=log_level.lower(),
+    uvicorn.run(application, host=host, port=port, log_level=log_level.value,
                 ws_max_size=64 * 1024, proxy_headers=False)

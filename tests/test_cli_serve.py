@@ -1,0 +1,138 @@
+"""`rummy21 serve`: a database or an address it cannot use is one line on stderr and status 2,
+before it says where to open the table."""
+
+from __future__ import annotations
+
+import gc
+import socket
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("sqlalchemy")
+
+import rummy21.cli.serve  # noqa: E402,F401  (registers the command)
+from rummy21.cli import app  # noqa: E402
+
+RUNNER = CliRunner()
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
+    """uvicorn.run replaced by a note of its arguments (and the collector settings serve
+    changes put back)."""
+    runs: list[dict[str, Any]] = []
+    monkeypatch.setattr("uvicorn.run", lambda application, **kwargs: runs.append(kwargs))
+    threshold = gc.get_threshold()
+    yield runs
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
+
+
+def serve(*args: str) -> tuple[int, str, str]:
+    result = RUNNER.invoke(app, ["serve", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def refused(*args: str) -> str:
+    """The one line of a refusal (status 2, nothing on stdout: no 'open http://…')."""
+    code, out, err = serve(*args)
+    assert (code, out) == (2, ""), (code, out, err)
+    assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err, err
+    return err
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def test_a_good_database_is_named_before_the_address(tmp_path: Path,
+                                                     started: list[dict[str, Any]]) -> None:
+    port, path = free_port(), tmp_path / "new" / "r.sqlite3"
+    code, out, _ = serve("--db", f"sqlite:///{path}", "--port", str(port),
+                         "--log-level", "WARNING")
+    assert code == 0 and len(started) == 1
+    assert started[0]["port"] == port and started[0]["log_level"] == "warning"
+    assert out.splitlines() == [f"rummy21: database sqlite:///{path}",
+                                f"rummy21: open http://127.0.0.1:{port}/ in a browser"]
+    assert path.exists()
+
+
+@pytest.mark.parametrize("url", ["notaurl", "", "postgresql+psycopg://u@h:port/db"])
+def test_not_a_url(url: str, started: list[dict[str, Any]]) -> None:
+    assert f"--db {url!r} is not a database URL" in refused("--db", url)
+    assert not started
+
+
+def test_an_unknown_kind_of_database(started: list[dict[str, Any]]) -> None:
+    assert "unknown kind of database 'nosuchdb'" in refused("--db", "nosuchdb://h/x")
+
+
+def test_postgres_without_its_driver(monkeypatch: pytest.MonkeyPatch,
+                                     started: list[dict[str, Any]]) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)    # as if the extra were not installed
+    err = refused("--db", "postgresql+psycopg://rummy@127.0.0.1/rummy21")
+    assert "needs the PostgreSQL driver (psycopg)" in err
+    assert "pip install 'rummy21[postgres]'" in err and not started
+
+
+def test_a_database_that_does_not_answer_hides_its_password(
+        started: list[dict[str, Any]]) -> None:
+    err = refused("--db", f"postgresql+psycopg://rummy:secret@127.0.0.1:{free_port()}/rummy21")
+    assert "cannot open the database postgresql+psycopg://rummy:***@127.0.0.1" in err
+    assert "secret" not in err
+
+
+def test_a_sqlite_folder_that_cannot_be_made(tmp_path: Path,
+                                             started: list[dict[str, Any]]) -> None:
+    (tmp_path / "afile").write_text("")
+    err = refused("--db", f"sqlite:///{tmp_path / 'afile' / 'r.sqlite3'}")
+    assert f"cannot make the folder {tmp_path / 'afile'}: a file is in the way" in err
+
+
+def test_a_sqlite_path_that_is_a_folder(tmp_path: Path, started: list[dict[str, Any]]) -> None:
+    err = refused("--db", f"sqlite:///{tmp_path}")
+    assert "cannot open the database" in err and "unable to open database file" in err
+
+
+def test_a_read_only_sqlite_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     started: list[dict[str, Any]]) -> None:
+    """Opened read-only (root may write any file, so permissions cannot show it)."""
+    path = tmp_path / "r.sqlite3"
+    assert serve("--db", f"sqlite:///{path}", "--port", str(free_port()))[0] == 0
+    monkeypatch.chdir(tmp_path)     # (the store makes a folder 'file:' for such a URL)
+    err = refused("--db", f"sqlite:///file:{path}?mode=ro&uri=true")
+    assert "for writing: attempt to write a readonly database" in err
+
+
+def test_an_address_in_use(tmp_path: Path, started: list[dict[str, Any]]) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        err = refused("--db", f"sqlite:///{tmp_path / 'r.sqlite3'}", "--port", str(port))
+    assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in err
+    assert not started
+
+
+def test_an_empty_host(tmp_path: Path, started: list[dict[str, Any]]) -> None:
+    assert "--host must name an address" in refused("--host", " ",
+                                                    "--db", f"sqlite:///{tmp_path / 'r.db'}")
+
+
+@pytest.mark.parametrize("args", [["--log-level", "loud"], ["--bot-delay", "nan"],
+                                  ["--next-deal", "-1"], ["--absent-grace", "inf"],
+                                  ["--port", "0"]])
+def test_values_typer_refuses(args: list[str], started: list[dict[str, Any]]) -> None:
+    code, out, err = serve(*args)
+    assert code == 2 and out == "" and "Traceback" not in err and args[0] in err
+    assert not started
