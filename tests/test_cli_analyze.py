@@ -101,6 +101,12 @@ def test_batch_from_stdin() -> None:
     (["--cut", "7D", "--rules", "nope", HAND], "unknown rule set"),
     (["--cut", "7D"], "give a hand"),
     (["--batch", "/no/such/file", "--json"], "cannot read"),
+    (["--batch", "-", "--json", "--cut", "7D"], "--cut is for one hand"),
+    (["--cut", "7D", "--jobs", "2", HAND], "--jobs is for --batch"),
+    (["--cut", "", HAND], "unknown card ''"),
+    (["--cut", "7D", "--rules", "", HAND], "unknown rule set ''"),
+    (["--batch", "", "--json"], "cannot read"),
+    (["--batch", "/", "--json"], "cannot read /: Is a directory"),
 ])
 def test_bad_input_is_a_clear_error(args: list[str], message: str) -> None:
     code, out, err = run("analyze", *args)

@@ -1,8 +1,17 @@
-"""The ``rummy21`` command line: one sub-command per module of this package."""
+"""The ``rummy21`` command line: one sub-command per module of this package.
+
+Exit statuses, for every command: 0 done; 1 a batch had bad lines (``analyze --batch``);
+2 bad input or usage (a message on stderr); 74 the output could not be written (disk full,
+terminal gone: one line on stderr); 130 interrupted (Ctrl-C; a running ``serve`` stops
+cleanly, with 0).
+"""
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import re
 import sys
 
 import typer
@@ -10,14 +19,69 @@ import typer
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="21 Card Rummy: analyse hands, play, simulate.")
 
+OUTPUT_FAILED = 74
+"""The exit status when the output cannot be written (``EX_IOERR`` of sysexits.h)."""
+
+#: The optional parts worth naming: extra → what it is for.
+EXTRAS = {"server": "the browser table, rummy21 serve",
+          "postgres": "the PostgreSQL driver, serve --db postgresql+psycopg://…"}
+
+
+def version_text() -> str:
+    """The version, and for each optional part whether it is installed (the packages its
+    extra declares, read from the installed metadata).
+
+    >>> version_text().splitlines()[0].startswith("rummy21 ")
+    True
+    """
+    from importlib import metadata
+
+    try:
+        version, requires = metadata.version("rummy21"), metadata.requires("rummy21") or []
+    except metadata.PackageNotFoundError:   # run from a source tree that was never installed
+        version, requires = "(not installed)", []
+    lines = [f"rummy21 {version} (Python {sys.version.split()[0]})"]
+    for extra, purpose in EXTRAS.items():
+        names = [match.group(1) for req in requires
+                 if re.search(rf"""extra\s*==\s*["']{extra}["']""", req)
+                 and (match := re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req))]
+        missing = [name for name in names if not _installed(name)]
+        state = (f"missing {', '.join(missing)}: pip install 'rummy21[{extra}]'" if missing
+                 else "installed")
+        lines.append(f"{extra} extra ({purpose}): {state}")
+    return "\n".join(lines)
+
+
+def _installed(distribution: str) -> bool:
+    from importlib import metadata
+
+    try:
+        metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit()
+
 
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Print the version and which optional parts are "
+                                      "installed, and exit."),
+) -> None:
     """21 Card Rummy: analyse hands, play, simulate."""
 
 
 #: Sub-command → the module that registers it (imported on demand: start-up stays quick).
 COMMANDS = {"analyze": "analyze", "play": "play", "simulate": "simulate", "serve": "serve"}
+
+#: Errors writing the output that are the machine's, not the program's.
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 
 
 def _register(only: str | None = None) -> None:
@@ -30,4 +94,26 @@ def _register(only: str | None = None) -> None:
 def main() -> None:
     wanted = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] in COMMANDS else None
     _register(wanted)
-    app()
+    try:
+        try:
+            app()
+        finally:
+            sys.stdout.flush()
+    except OSError as error:
+        # (a broken pipe, as `rummy21 … | head`, is click's: quiet, status 1)
+        if error.errno not in _OUTPUT_ERRORS or error.filename is not None:
+            raise
+        _drop_stdout()
+        print(f"error: cannot write the output: {error.strerror}", file=sys.stderr)
+        raise SystemExit(OUTPUT_FAILED) from None
+
+
+def _drop_stdout() -> None:
+    """Send what is still buffered for stdout nowhere, so that the interpreter's last flush
+    does not fail again on its way out."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

@@ -247,6 +247,8 @@ def analyze_command(
     if batch is not None:
         if hand:
             _fail("give either a hand or --batch, not both")
+        if cut is not None:
+            _fail("--cut is for one hand: each line of a batch names its own ('CUT: CARDS')")
         try:
             source = _open_batch(batch)
         except OSError as error:
@@ -262,6 +264,8 @@ def analyze_command(
         raise typer.Exit(status)
     if not hand or cut is None:
         _fail("give a hand and --cut CARD (or --batch FILE)")
+    if jobs is not None:
+        _fail("--jobs is for --batch: one hand is read in this process")
     try:
         result = analyze(" ".join(hand), cut, rule_set)
     except (CardError, ValueError) as error:

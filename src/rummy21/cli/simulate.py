@@ -99,7 +99,7 @@ def simulate_command(
         print(json.dumps(summary(records, players, names, rule_set, seed)))
         return
     with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as progress:
+                  console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("deals", total=deals)
         for record in runs:
             records.append(record)
