@@ -182,6 +182,14 @@ def test_a_read_error_ends_the_batch_with_one_line() -> None:
     assert done.stderr == "error: stopped reading /proc/self/mem: Input/output error\n"
 
 
+def test_a_closed_stdin_is_one_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch",
+                           "-"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          preexec_fn=lambda: os.close(0))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "error: cannot read -: standard input is closed\n"
+
+
 def test_too_many_workers_is_refused() -> None:
     """A mistyped --jobs must not fork thousands of processes."""
     result = RUNNER.invoke(app, ["analyze", "--json", "--batch", "-", "--jobs", "100000"],

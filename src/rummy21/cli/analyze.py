@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import gc
 import io
@@ -209,6 +210,8 @@ def _open_batch(batch: str) -> TextIO:
     Bytes that are not UTF-8 are kept as lone surrogates (``surrogateescape``): they make
     their own line an error line (:func:`_undecodable`) and nothing else."""
     if batch == "-":
+        if sys.stdin is None:   # started with its standard input closed
+            raise OSError(errno.EBADF, "standard input is closed")
         raw = getattr(sys.stdin, "buffer", None)
         if raw is None:     # stdin replaced by a text stream (already decoded)
             return sys.stdin
