@@ -144,6 +144,7 @@ class Match:
         self._rules = rules
         self._seed = seed
         self._seeds = None if seed is None else random.Random(seed)
+        self._drawn: list[int] = []   # the deal seeds drawn so far, deal 0 first
         self._point_value = Decimal(point_value)
         self._factory = table_factory
         self._totals = [0] * players
@@ -169,7 +170,6 @@ class Match:
             if summary.number != len(match._deals):
                 raise GameError(f"deal {summary.number + 1} follows deal "
                                 f"{len(match._deals)}: the deals are not all there")
-            match._next_seed()
             match._add(summary)
         if current is None:
             if recorded:
@@ -183,8 +183,6 @@ class Match:
         if current.dealer != match._dealer_of(number) or current.players != players:
             raise GameError(f"deal {number + 1} is dealt by seat {match._dealer_of(number) + 1} "
                             f"at a table of {players}")
-        if not recorded:
-            match._next_seed()
         match._current, match._recorded = current, recorded
         return match
 
@@ -242,16 +240,29 @@ class Match:
 
     def new_deal(self) -> Table:
         """Shuffle and deal the next deal."""
+        return self.begin(self.next_table())
+
+    def next_table(self) -> Table:
+        """The next deal, shuffled and dealt but not begun: the match is unchanged until
+        :meth:`begin` (a browser table stores the deal first)."""
         if not self.recorded:
             raise GameError("record the current deal before dealing the next")
         number = len(self._deals)
         dealer = self._dealer_of(number)
-        seed = self._next_seed()
-        self._current = Table(self._players, self._rules, seed=seed, dealer=dealer) \
-            if self._factory is None \
-            else self._factory(self._players, self._rules, dealer, number, seed)
-        self._recorded = False
-        return self._current
+        seed = self._seed_of(number)
+        if self._factory is None:
+            return Table(self._players, self._rules, seed=seed, dealer=dealer)
+        return self._factory(self._players, self._rules, dealer, number, seed)
+
+    def begin(self, table: Table) -> Table:
+        """Make ``table`` (from :meth:`next_table`) the deal in progress."""
+        if not self.recorded:
+            raise GameError("record the current deal before dealing the next")
+        if table.players != self._players or table.dealer != self.dealer:
+            raise GameError(f"the next deal is dealt by seat {self.dealer + 1} at a table of "
+                            f"{self._players}")
+        self._current, self._recorded = table, False
+        return table
 
     def record(self, table: Table | None = None) -> DealRecord:
         """Add a finished deal (by default the current one) to the running totals."""
@@ -272,8 +283,13 @@ class Match:
     def _dealer_of(self, number: int) -> int:
         return (self._players - 1 + number) % self._players
 
-    def _next_seed(self) -> int | None:
-        return None if self._seeds is None else self._seeds.getrandbits(32)
+    def _seed_of(self, number: int) -> int | None:
+        """:func:`deal_seed` of deal ``number``, drawing each seed once."""
+        if self._seeds is None:
+            return None
+        while len(self._drawn) <= number:
+            self._drawn.append(self._seeds.getrandbits(32))
+        return self._drawn[number]
 
     def _add(self, summary: DealSummary) -> None:
         self._deals.append(summary)

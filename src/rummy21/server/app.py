@@ -34,6 +34,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -45,15 +46,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummy21.cards import Card, CardError
 from rummy21.game.errors import IllegalActionError
-from rummy21.server import present
+from rummy21.server import present, repository
+from rummy21.server.connection import Connection
+from rummy21.server.model import RoomConfig, RoomError, Settings, TableFactory
 from rummy21.server.protocol import (ArrangeMsg, AutoplayMsg, CheckDeclareMsg, CreateTable,
                                      GroupsMsg, HelloMsg, JoinTable, PingMsg, ProtocolError,
                                      ReadyMsg, check_code, error_message, groups_of,
                                      parse_message, to_action)
 from rummy21.server.replay import replay_deal
-from rummy21.server.room import Connection, Room, RoomConfig, RoomError, Rooms, Settings, \
-    TableFactory
-from rummy21.server.store import Store, events
+from rummy21.server.room import Room, Rooms
+from rummy21.server.store import Store
 
 log = logging.getLogger("rummy21.server")
 
@@ -175,7 +177,7 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         rooms = Rooms(store, settings)
-        rebuilt = await asyncio.to_thread(rooms.load_open)
+        rebuilt = await rooms.load_open()
         if rebuilt:
             log.info("rebuilt %d open table(s) from the database", rebuilt)
         for room in rooms.rooms.values():
@@ -262,7 +264,7 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
     @app.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> dict[str, Any]:
         room = await room_or_404(request, code)
-        return room.info()
+        return present.room_info(room)
 
     @app.post("/api/tables/{code}/join")
     async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
@@ -293,26 +295,24 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
         viewer = history_viewer(request, room)
         return {"code": room.code, "names": room.names, "rules": room.config.rules,
                 "point_value": room.config.point_value, "deals": room.config.deals,
-                "finished": [s.to_dict() for s in room.summaries],
-                "totals": room.totals, "viewer": viewer,
+                "finished": [present.summary_dict(s) for s in room.match.deals],
+                "totals": list(room.match.totals), "viewer": viewer,
                 "public_history": room.config.public_history}
 
     @app.get("/api/tables/{code}/deals/{number}")
     async def deal_replay(code: str, number: int, request: Request) -> dict[str, Any]:
         room = await room_or_404(request, code)
         viewer = history_viewer(request, room)
-        summary = next((s for s in room.summaries if s.number == number), None)
+        summary = next((s for s in room.match.deals if s.number == number), None)
         if summary is None:
             raise RoomError("not_finished", f"deal {number + 1} is not finished"
                             if 0 <= number <= room.number else f"no deal {number + 1}")
         store: Store = request.app.state.store
-        lines = await store.read(lambda conn: [r.data for r in conn.execute(
-            events.select().where(events.c.code == room.code, events.c.deal == number)
-            .order_by(events.c.seq))])
-        replay = await asyncio.to_thread(replay_deal, lines, number, viewer, room.point_value,
-                                         room.names)
+        lines = await store.read(partial(repository.deal_log, code=room.code, number=number))
+        replay = await asyncio.to_thread(replay_deal, lines, number, viewer,
+                                         room.match.point_value, room.names)
         return {"code": room.code, "deal": number, "names": room.names,
-                "summary": summary.to_dict(), **replay}
+                "summary": present.summary_dict(summary), **replay}
 
     # -------------------------------------------------------------- WebSocket
     @app.websocket("/ws/{code}")

@@ -1,4 +1,5 @@
-"""What the server sends a seat: its view of the deal, group verdicts, arrangements, results.
+"""What the server sends a seat: its view of the deal, group verdicts, arrangements, results,
+and the state message that carries them with the room's facts (:func:`state_message`).
 
 Everything about a deal in progress is built from :meth:`Table.view` for that seat only, so
 no other hand and no stock order can reach a browser; a deal's result (every hand laid out)
@@ -15,14 +16,16 @@ False
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummy21.analysis import check_layout
 from rummy21.bots.advice import advise, layout_of
 from rummy21.cards import ALL_CARDS, Card, CardError, counts_of
 from rummy21.game.events import Declared
+from rummy21.game.match import DealSummary
 from rummy21.game.settlement import Settlement, Standing
 from rummy21.game.table import Table
 from rummy21.game.narration import narrate, plain
@@ -30,8 +33,12 @@ from rummy21.game.view import Phase, PublicEvent, View
 from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
+from rummy21.server.model import SeatKind
 from rummy21.solver import max_pure_groups
 from rummy21.suggest import suggest_counts
+
+if TYPE_CHECKING:
+    from rummy21.server.room import Room
 
 #: How many of the latest public events and open-pile cards a state message carries.
 HISTORY_TAIL = 40
@@ -303,3 +310,82 @@ def check_declaration(hand: Sequence[Card], finish: Card, groups: Sequence[Seque
     out["labels"] = label_groups(groups, jokers, rules)
     out["cost_if_wrong"] = rules.wrong_declaration
     return out
+
+
+# ------------------------------------------------------------------ a room's messages
+def state_message(room: Room, seat: int) -> dict[str, Any]:
+    """Everything ``seat``'s browser shows, sent after every change: the room, the match,
+    ``seat``'s view of the deal (:func:`deal_view`), the result once the deal is over, the
+    clocks (epoch ms) and who is ready for the next deal."""
+    table = room.table
+    deal = None if table is None else deal_view(table, seat)
+    result = None
+    if table is not None and table.over and table.result is not None:
+        result = result_view(table, room.number, seat, room.match.point_value, room.names)
+    clock = room.scheduler
+    return {
+        "type": "state", "version": room.version, "you": seat,
+        "room": room_info(room), "match": match_info(room), "deal": deal, "result": result,
+        "deadline": _epoch_ms(clock.deadline_wall),
+        "deadline_kind": None if clock.deadline_kind is None else clock.deadline_kind.value,
+        "next_deal_at": _epoch_ms(clock.next_deal_wall),
+        "ready": sorted(room.ready), "server_now": int(time.time() * 1000),
+    }
+
+
+def _epoch_ms(wall: float | None) -> int | None:
+    return None if wall is None else int(wall * 1000)
+
+
+def room_info(room: Room) -> dict[str, Any]:
+    """The public facts of a room (the lobby's view, and ``room`` in the state message)."""
+    config = room.config
+    return {
+        "code": room.code, "status": room.status.value, "players": config.players,
+        "rules": config.rules, "point_value": config.point_value,
+        "turn_seconds": config.turn_seconds, "deals": config.deals,
+        "deal": room.number, "deals_done": len(room.match.deals),
+        "host": config.host, "public_history": config.public_history,
+        "seats": [{"seat": s.seat, "kind": s.kind.value,
+                   "bot": s.bot if s.kind is SeatKind.BOT else None, "name": s.display,
+                   "taken": s.taken, "connected": s.kind is SeatKind.BOT or room.connected(s.seat),
+                   "autoplay": s.autoplay}
+                  for s in room.slots],
+    }
+
+
+def match_info(room: Room) -> dict[str, Any]:
+    """The match so far: running totals (points and money) and every finished deal."""
+    match = room.match
+    return {"deal": match.number, "deals": room.config.deals,
+            "point_value": room.config.point_value, "totals": list(match.totals),
+            "money": [str(match.money(seat)) for seat in range(match.players)],
+            "history": [summary_dict(s) for s in match.deals]}
+
+
+def summary_dict(summary: DealSummary) -> dict[str, Any]:
+    """One finished deal in the match's history (the state message, the history page)."""
+    return {"deal": summary.number, "dealer": summary.dealer, "winner": summary.winner,
+            "reason": summary.reason.value,
+            "option": None if summary.option is None else str(summary.option),
+            "turns": summary.turns, "scores": list(summary.scores)}
+
+
+def away_notice(bot: str, turns: int | None) -> str:
+    """What a player who comes back is told about the bot that played for it (``turns``:
+    how many turns it played, ``None`` if not known: the server restarted meanwhile).
+
+    >>> away_notice("greedy", 3)
+    'A greedy bot played for you while you were away (3 turns).'
+    >>> away_notice("random", 1)
+    'A random bot played for you while you were away (1 turn).'
+    >>> away_notice("greedy", 0)
+    'A greedy bot was playing for you while you were away; it has not had a turn yet.'
+    >>> away_notice("random", None)
+    'A random bot played for you while you were away.'
+    """
+    if turns is None:
+        return f"A {bot} bot played for you while you were away."
+    if turns == 0:
+        return f"A {bot} bot was playing for you while you were away; it has not had a turn yet."
+    return f"A {bot} bot played for you while you were away ({turns} turn{'s' * (turns != 1)})."

@@ -31,13 +31,13 @@ from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fi
 
 from rummy21.cards import Card, CardError
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
+from rummy21.server.model import BotName, SeatChoice
 
 #: The largest WebSocket message a client may send (a full declaration is well under 1 KiB).
 MAX_MESSAGE_BYTES = 8192
 MAX_NAME = 24
 #: Names longer than this are refused before they are cleaned (control characters included).
 MAX_RAW_NAME = 200
-SEAT_KINDS = ("human", "random", "greedy")
 CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{4,12}$")
 
 
@@ -137,7 +137,7 @@ class AutoplayMsg(_Msg):
 
     type: Literal["autoplay"]
     seat: Annotated[int, Field(ge=0, le=5)]
-    bot: Literal["greedy", "random"]
+    bot: BotName
 
 
 ActionMsg: TypeAlias = Annotated[DrawMsg | DiscardMsg | DeclareMsg | DropMsg,
@@ -242,8 +242,7 @@ class CreateTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     name: DisplayName
-    seats: Annotated[list[Literal["human", "random", "greedy"]], Field(min_length=2,
-                                                                       max_length=6)]
+    seats: Annotated[list[SeatChoice], Field(min_length=2, max_length=6)]
     rules: Literal["classic", "adda52"] = "classic"
     point_value: Annotated[str, Field(max_length=20)] = "1"
     turn_seconds: Annotated[int, Field(ge=0, le=600)] = 30

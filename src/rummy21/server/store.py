@@ -1,4 +1,5 @@
-"""Persistence for the browser tables: rooms, seats, deals and every deal's event log, in SQL.
+"""Persistence for the browser tables: the tables (rooms, seats, deals and every deal's event
+log) and the one thread that talks to the database. The statements are in :mod:`.repository`.
 
 The schema is plain SQLAlchemy Core, so any SQLAlchemy URL works (SQLite by default,
 PostgreSQL with ``postgresql+psycopg://…``). All database work runs on one thread that owns the
@@ -7,12 +8,8 @@ connection pool; a batch of pending writes from many tables is committed in one 
 "committed before acknowledged" stays cheap with hundreds of tables.
 
 >>> store = Store("sqlite://")
->>> store.run_sync(lambda conn: conn.execute(rooms.insert().values(
-...     code="ABC123", config="{}", seed=None, status="waiting",
-...     created_at=utcnow())).rowcount)
-1
->>> [r.code for r in store.run_sync(lambda conn: conn.execute(rooms.select()).all())]
-['ABC123']
+>>> store.run_sync(lambda conn: conn.execute(rooms.select()).all(), write=False)
+[]
 >>> store.close()
 """
 
@@ -22,7 +19,7 @@ import asyncio
 import logging
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime
 from pathlib import Path
@@ -143,7 +140,7 @@ class Store:
         self.batches = 0
 
     # ------------------------------------------------------------ public
-    async def write(self, ops: list[Op]) -> Any:
+    async def write(self, ops: Sequence[Op]) -> Any:
         """Commit ``ops`` in one transaction (shared with other pending writes); return what
         the last of them returned."""
         return await self._submit(ops, read=False)
@@ -175,7 +172,7 @@ class Store:
         self.engine.dispose()
 
     # ----------------------------------------------------------- internal
-    async def _submit(self, ops: list[Op], read: bool) -> Any:
+    async def _submit(self, ops: Sequence[Op], read: bool) -> Any:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
 
@@ -193,7 +190,7 @@ class Store:
             except RuntimeError:   # the loop is closed: nobody is waiting any more
                 pass
 
-        self._queue.put(_Job(ops, done, read))
+        self._queue.put(_Job(list(ops), done, read))
         return await future
 
     def _work(self) -> None:

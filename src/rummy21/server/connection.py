@@ -1,0 +1,80 @@
+"""One browser tab's WebSocket, as a room sees it: a bounded queue of outgoing messages
+pumped by one task (so a slow client never holds up a room), and a rate limit on what it sends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger("rummy21.server")
+
+
+class Connection:
+    """One browser tab's WebSocket: messages go out through a bounded queue and one pump task,
+    so a slow client never holds up a room."""
+
+    LIMIT = 512
+
+    def __init__(self, send: Callable[[str], Any], close: Callable[[int], Any],
+                 rate: float | None = 40.0) -> None:
+        self._send = send
+        self._close = close
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.seat: int | None = None
+        self.sent = 0
+        self.close_code = 1000
+        # A token bucket: ``rate`` messages a second, bursts of twice that.
+        self._rate = rate
+        self._tokens = 2 * rate if rate else 0.0
+        self._stamp = time.monotonic()
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.LIMIT:
+            log.warning("closing a connection that does not read its messages")
+            self.stop(1013)
+            return
+        text = message if isinstance(message, str) else json.dumps(message)
+        self.queue.put_nowait(text)
+
+    def allow(self) -> bool:
+        if not self._rate:
+            return True
+        now = time.monotonic()
+        self._tokens = min(2 * self._rate, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+    async def pump(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self._send(text)
+                self.sent += 1
+        except Exception:  # noqa: BLE001  (the socket went away)
+            pass
+        finally:
+            self.closed = True
+            try:
+                await self._close(self.close_code)
+            except Exception:  # noqa: BLE001
+                pass
+
+    def stop(self, code: int = 1000) -> None:
+        """Close after the messages already queued (``code``: the WebSocket close code)."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.queue.put_nowait(None)

@@ -1,0 +1,157 @@
+"""Every SQL statement of the server: rooms, their seats, deals and deal logs (tables in
+:mod:`.store`).
+
+Each function takes an open :class:`~sqlalchemy.engine.Connection` and does one unit of work;
+callers hand them to :meth:`Store.write <rummy21.server.store.Store.write>` (one transaction,
+durable before it returns) or :meth:`Store.read <rummy21.server.store.Store.read>`. Reading
+never writes: :func:`load_room` returns what is stored, and the one repair a room may need
+(a deal that ended without its summary) is :func:`end_deal`, called on purpose.
+
+>>> from rummy21.server.model import RoomConfig, SeatSlot, SeatKind
+>>> from rummy21.server.store import Store
+>>> store = Store("sqlite://")
+>>> config = RoomConfig(2, "classic", "1", 30, 3, ("human", "greedy"))
+>>> seats = [SeatSlot(0, SeatKind.HUMAN, name="Ann", token_hash="ab" * 32),
+...          SeatSlot(1, SeatKind.BOT, "greedy")]
+>>> store.run_sync(lambda conn: insert_room(conn, "ABC123", config, None, seats))
+>>> room = store.run_sync(lambda conn: load_room(conn, "ABC123"), write=False)
+>>> room.status, [s.display for s in room.seats], room.deals, room.last
+(<RoomStatus.WAITING: 'waiting'>, ['Ann', 'Meera'], [], None)
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
+
+from rummy21.game.events import EndReason, Event
+from rummy21.game.match import DealSummary
+from rummy21.server.model import RoomConfig, RoomStatus, SeatKind, SeatSlot
+from rummy21.server.store import deals, events, rooms, seats, utcnow
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDeal:
+    """The last deal a room dealt, as stored: its log, and whether its summary was written."""
+
+    number: int
+    ended: bool
+    log: list[str]
+    """The deal's event records, one JSON object a line, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """A room as the database holds it (nothing derived, nothing repaired)."""
+
+    code: str
+    config: RoomConfig
+    seed: int | None
+    status: RoomStatus
+    seats: list[SeatSlot]
+    deals: list[DealSummary]
+    """The deals with a summary (ended), in order."""
+    last: StoredDeal | None
+    """The last deal dealt, if any (it may be the last of :attr:`deals`)."""
+
+
+# ------------------------------------------------------------------------ reads
+def load_room(conn: Connection, code: str) -> StoredRoom | None:
+    """Everything stored about room ``code`` (``None``: no such room)."""
+    row = conn.execute(select(rooms).where(rooms.c.code == code)).first()
+    if row is None:
+        return None
+    slots = [SeatSlot(r.seat, SeatKind(r.kind), r.bot, r.name, r.token_hash) for r in
+             conn.execute(select(seats).where(seats.c.code == code).order_by(seats.c.seat))]
+    deal_rows = list(conn.execute(select(deals).where(deals.c.code == code)
+                                  .order_by(deals.c.number)))
+    summaries = [DealSummary(r.number, r.dealer, r.seed, r.winner, EndReason(r.reason),
+                             r.option, r.turns, tuple(json.loads(r.scores)))
+                 for r in deal_rows if r.ended_at is not None]
+    last = None
+    if deal_rows:
+        final = deal_rows[-1]
+        last = StoredDeal(final.number, final.ended_at is not None,
+                          deal_log(conn, code, final.number))
+    return StoredRoom(code, RoomConfig.from_json(row.config), row.seed, RoomStatus(row.status),
+                      slots, summaries, last)
+
+
+def deal_log(conn: Connection, code: str, number: int) -> list[str]:
+    """The event records of deal ``number`` of room ``code`` (JSON lines, in order)."""
+    return [r.data for r in conn.execute(
+        select(events.c.data).where(events.c.code == code, events.c.deal == number)
+        .order_by(events.c.seq))]
+
+
+def open_room_codes(conn: Connection) -> list[str]:
+    """The codes of the rooms whose match is not finished."""
+    return [r.code for r in conn.execute(
+        select(rooms.c.code).where(rooms.c.status != RoomStatus.FINISHED.value))]
+
+
+# ----------------------------------------------------------------------- writes
+def insert_room(conn: Connection, code: str, config: RoomConfig, seed: int | None,
+                slots: Sequence[SeatSlot], now: datetime | None = None) -> None:
+    """A new room, waiting for its players, with its seats (an existing ``code``: an error)."""
+    now = now or utcnow()
+    conn.execute(rooms.insert().values(code=code, created_at=now, config=config.to_json(),
+                                       seed=seed, status=RoomStatus.WAITING.value))
+    conn.execute(seats.insert(), [
+        {"code": code, "seat": s.seat, "kind": s.kind.value, "bot": s.bot, "name": s.name,
+         "token_hash": s.token_hash, "joined_at": now if s.taken else None} for s in slots])
+
+
+def take_seat(conn: Connection, code: str, seat: int, name: str, token_hash: str) -> None:
+    """A player takes an open human seat."""
+    conn.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat)
+                 .values(name=name, token_hash=token_hash, joined_at=utcnow()))
+
+
+def set_autoplay(conn: Connection, code: str, seat: int, bot: str | None) -> None:
+    """The bot playing a human seat while its player is away (``None``: the player is back)."""
+    conn.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat)
+                 .values(bot=bot))
+
+
+def start_deal(conn: Connection, code: str, number: int, dealer: int, seed: int | None,
+               header: Event) -> None:
+    """Deal ``number`` starts: its row, the first record of its log, the room ``playing``."""
+    conn.execute(deals.insert().values(code=code, number=number, dealer=dealer, seed=seed,
+                                       started_at=utcnow()))
+    conn.execute(events.insert().values(code=code, deal=number, seq=0,
+                                        data=json.dumps(header.to_dict())))
+    _set_status(conn, code, RoomStatus.PLAYING)
+
+
+def append_events(conn: Connection, code: str, number: int, first: int,
+                  new: Sequence[Event]) -> None:
+    """Records ``first``, ``first + 1``… of deal ``number``'s log."""
+    if new:
+        conn.execute(events.insert(), [
+            {"code": code, "deal": number, "seq": first + i, "data": json.dumps(e.to_dict())}
+            for i, e in enumerate(new)])
+
+
+def end_deal(conn: Connection, code: str, summary: DealSummary, finished: bool) -> None:
+    """Deal ``summary.number`` ended: its summary; with ``finished``, the room's match too."""
+    values: dict[str, Any] = {
+        "ended_at": utcnow(), "winner": summary.winner, "reason": summary.reason.value,
+        "option": None if summary.option is None else str(summary.option),
+        "turns": summary.turns,
+        "scores": json.dumps(list(summary.scores))}
+    conn.execute(update(deals).where(deals.c.code == code, deals.c.number == summary.number)
+                 .values(**values))
+    if finished:
+        _set_status(conn, code, RoomStatus.FINISHED)
+
+
+def _set_status(conn: Connection, code: str, status: RoomStatus) -> None:
+    conn.execute(update(rooms).where(rooms.c.code == code).values(status=status.value))

@@ -1,0 +1,269 @@
+"""When things happen at a room by themselves: its clocks and its bots.
+
+A room says what is due now (:meth:`Room.due <rummy21.server.room.Room.due>`: the first deal
+of a full table, a bot's turn, a human's turn, the next deal) and how to do it; the
+:class:`Scheduler` decides when, and runs it in a background task, under the room's lock, only
+if nothing changed meanwhile (the room's ``version`` is the same). Every change of the room
+reschedules: the pending task is cancelled and the next one started.
+
+Clocks. The turn in progress of a human seat can end in a time-out (RULES §6.4) for two
+reasons, and the earlier one is :attr:`Scheduler.deadline`, with :attr:`Scheduler.deadline_kind`:
+
+* ``turn``: the table's turn timer (``turn_seconds``, 0 = off), started when the turn starts;
+* ``absent``: the absence grace (:attr:`Settings.absent_grace`), started when the seat in turn
+  has no open connection (at the start of its turn, or when its last tab closes) and cancelled
+  when the player reconnects.
+
+Between deals the countdown to the next deal (``next_deal_seconds``) starts when the deal ends.
+A scheduler starts with no clock running, so a room rebuilt after a restart gives the player in
+turn a fresh full turn and a room between deals a fresh countdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+from rummy21.bots import make_bot
+from rummy21.game.actions import Action
+from rummy21.game.view import View
+from rummy21.server.model import RoomError, Settings
+
+log = logging.getLogger("rummy21.server")
+
+
+class Step(StrEnum):
+    """What a room is waiting for."""
+
+    START = "start"
+    """Its first deal: every seat is taken."""
+    BOT = "bot"
+    """A seat played by a bot is in turn."""
+    TURN = "turn"
+    """A human seat is in turn: its clocks run."""
+    NEXT_DEAL = "next_deal"
+    """The next deal: the countdown runs."""
+
+
+class DeadlineKind(StrEnum):
+    """Why the turn in progress will time out."""
+
+    TURN = "turn"
+    """The table's turn timer."""
+    ABSENT = "absent"
+    """The absence grace of a seat with no open connection."""
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """What a room is waiting for: ``step``, for ``seat`` (the seat in turn), at ``key`` (the
+    deal number and its turns so far: a new key is a new turn, or a new deal ended)."""
+
+    step: Step
+    seat: int = 0
+    key: tuple[int, int] = (-1, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """What a bot needs to choose its move: it runs off the room's lock."""
+
+    bot: str
+    seed: int | None
+    view: View
+    legal: Sequence[Action]
+
+
+class Scheduled(Protocol):
+    """The room as its scheduler drives it (:class:`rummy21.server.room.Room`). The ``async``
+    methods are called with the lock held."""
+
+    code: str
+    lock: asyncio.Lock
+
+    @property
+    def version(self) -> int: ...
+
+    def due(self) -> Due | None: ...
+
+    def connected(self, seat: int) -> bool: ...
+
+    def bot_turn(self, seat: int) -> BotTurn: ...
+
+    async def start_deal(self) -> None: ...
+
+    async def time_out(self, seat: int, why: DeadlineKind) -> None: ...
+
+    async def play_bot(self, seat: int, bot: str, action: Action) -> None: ...
+
+
+def choose_bot_action(name: str, seed: int | None, view: View,
+                      legal: Sequence[Action]) -> Action:
+    """A bot's move (module-level so that a process pool could run it)."""
+    return make_bot(name, seed).choose(view, legal)
+
+
+Clock = tuple[float, float]
+"""When a clock runs out: (event-loop time, wall time)."""
+
+
+class Scheduler:
+    """One room's clocks and background steps: see the module docstring."""
+
+    def __init__(self, room: Scheduled, turn_seconds: float, settings: Settings) -> None:
+        self.room = room
+        self.turn_seconds = turn_seconds
+        self.settings = settings
+        self.deadline: float | None = None
+        """When the turn in progress times out (event-loop time), for whichever reason."""
+        self.deadline_wall: float | None = None
+        self.deadline_kind: DeadlineKind | None = None
+        self.next_deal_wall: float | None = None
+        """When the next deal starts (wall time), between deals."""
+        self.task: asyncio.Task[None] | None = None
+        """The pending step."""
+        self._turn: tuple[tuple[int, int], Clock] | None = None
+        self._absent: tuple[tuple[int, int], Clock] | None = None
+        self._countdown: tuple[int, int] | None = None
+        self._side: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    # ------------------------------------------------------------------ clocks
+    def update(self) -> bool:
+        """Set the clocks for what the room waits for now; returns whether the deadline
+        changed (a reconnection stops the absence clock, a new turn starts fresh clocks)."""
+        before = (self.deadline, self.deadline_kind)
+        due = self.room.due()
+        turn = due if due is not None and due.step is Step.TURN else None
+
+        def clock(seconds: float) -> Clock:
+            return asyncio.get_running_loop().time() + seconds, time.time() + seconds
+
+        if turn is None or self.turn_seconds <= 0:
+            self._turn = None
+        elif self._turn is None or self._turn[0] != turn.key:
+            self._turn = turn.key, clock(self.turn_seconds)
+        grace = self.settings.absent_grace
+        if turn is None or grace <= 0 or self.room.connected(turn.seat):
+            self._absent = None
+        elif self._absent is None or self._absent[0] != turn.key:
+            self._absent = turn.key, clock(grace)
+        clocks = [(c[1], kind) for c, kind in ((self._turn, DeadlineKind.TURN),
+                                               (self._absent, DeadlineKind.ABSENT))
+                  if c is not None]
+        if clocks:
+            (self.deadline, self.deadline_wall), self.deadline_kind = \
+                min(clocks, key=lambda item: item[0][0])
+        else:
+            self.deadline = self.deadline_wall = self.deadline_kind = None
+        if due is None or due.step is not Step.NEXT_DEAL:
+            self._countdown = self.next_deal_wall = None
+        elif self._countdown != due.key:
+            self._countdown = due.key
+            self.next_deal_wall = time.time() + self.settings.next_deal_seconds
+        return (self.deadline, self.deadline_kind) != before
+
+    # ------------------------------------------------------------------- tasks
+    def schedule(self) -> None:
+        """Cancel the pending step and start the one the room waits for now."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.task = None
+        if self._closed:
+            return
+        due = self.room.due()
+        version = self.room.version
+        job: Callable[[Due, int], Coroutine[Any, Any, None]] | None = None
+        if due is None:
+            return
+        if due.step is Step.START:
+            job = self._start
+        elif due.step is Step.BOT:
+            job = self._bot
+        elif due.step is Step.TURN and self.deadline is not None:
+            job = self._time_out
+        elif due.step is Step.NEXT_DEAL and self.next_deal_wall is not None:
+            job = self._next_deal
+        if job is not None:
+            self.task = asyncio.create_task(self._run(job, due, version))
+
+    def spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run ``job`` in the background until it ends or the room closes."""
+        task = asyncio.create_task(job)
+        self._side.add(task)
+        task.add_done_callback(self._side.discard)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    async def close(self) -> None:
+        """Stop every clock and background step."""
+        self._closed = True
+        for task in [self.task, *self._side]:
+            if task is None:
+                continue
+            task.cancel()
+            try:
+                await task
+            except BaseException:  # noqa: BLE001
+                pass
+
+    async def _run(self, job: Callable[[Due, int], Coroutine[Any, Any, None]], due: Due,
+                   version: int) -> None:
+        try:
+            await job(due, version)
+        except asyncio.CancelledError:
+            raise
+        except RoomError as error:
+            log.warning("room %s: %s", self.room.code, error.message)
+        except Exception:  # noqa: BLE001
+            log.exception("room %s: background step failed", self.room.code)
+
+    def _still(self, due: Due, version: int) -> bool:
+        """Whether the room is as it was when ``due`` was scheduled (call with the lock)."""
+        return self.room.version == version and self.room.due() == due
+
+    async def _start(self, due: Due, version: int) -> None:
+        async with self.room.lock:
+            if self._still(due, version):
+                await self.room.start_deal()
+
+    async def _next_deal(self, due: Due, version: int) -> None:
+        assert self.next_deal_wall is not None
+        await asyncio.sleep(max(0.0, self.next_deal_wall - time.time()))
+        async with self.room.lock:
+            if self._still(due, version):
+                await self.room.start_deal()
+
+    async def _time_out(self, due: Due, version: int) -> None:
+        loop = asyncio.get_running_loop()
+        while self.deadline is not None:
+            await asyncio.sleep(max(0.0, self.deadline - loop.time()))
+            async with self.room.lock:
+                if not self._still(due, version) or self.deadline is None \
+                        or self.deadline_kind is None:
+                    return   # the turn changed meanwhile (and was rescheduled)
+                if loop.time() < self.deadline:
+                    continue   # the clock moved on (a reconnection): sleep on
+                await self.room.time_out(due.seat, self.deadline_kind)
+                return
+
+    async def _bot(self, due: Due, version: int) -> None:
+        await asyncio.sleep(self.settings.bot_delay)
+        if not self._still(due, version):
+            return
+        turn = self.room.bot_turn(due.seat)
+        if turn.bot == "random":
+            action = choose_bot_action(turn.bot, turn.seed, turn.view, turn.legal)
+        else:   # the solver can think for a while: keep the event loop free
+            action = await asyncio.to_thread(choose_bot_action, turn.bot, turn.seed, turn.view,
+                                             turn.legal)
+        async with self.room.lock:
+            if self._still(due, version):
+                await self.room.play_bot(due.seat, turn.bot, action)
