@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummy21.analysis import check_layout
 from rummy21.bots.advice import advise, layout_of
-from rummy21.cards import ALL_CARDS, Card, CardError, counts_of
+from rummy21.cards import ALL_CARDS, Card, CardError, MissingCard, counts_of, without
 from rummy21.game.events import Declared
 from rummy21.game.match import DealSummary
 from rummy21.game.settlement import Settlement, Standing
@@ -273,13 +273,10 @@ def cards_outside(hand: Sequence[Card], groups: Sequence[Sequence[Card]],
     >>> cards_outside(parse_cards("2S 3S 4S 9H"), [parse_cards("2S 3S 4S")], "the layout")
     [Card('9H')]
     """
-    rest = list(hand)
-    for group in groups:
-        for card in group:
-            if card not in rest:
-                raise CardError(f"{what} shows {card}, which is not in your hand")
-            rest.remove(card)
-    return rest
+    try:
+        return without(hand, (card for group in groups for card in group))
+    except MissingCard as error:
+        raise CardError(f"{what} shows {error.card}, which is not in your hand") from None
 
 
 def hand_layout(cards: Sequence[Card], jokers: Jokers,
@@ -318,7 +315,7 @@ def state_message(room: Room, seat: int) -> dict[str, Any]:
     ``seat``'s view of the deal (:func:`deal_view`), the result once the deal is over, the
     clocks (epoch ms) and who is ready for the next deal."""
     table = room.table
-    deal = None if table is None else deal_view(table, seat)
+    deal = None if table is None else deal_view(table, seat, room.names)
     result = None
     if table is not None and table.over and table.result is not None:
         result = result_view(table, room.number, seat, room.match.point_value, room.names)

@@ -36,6 +36,7 @@ public history.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -45,16 +46,20 @@ from rummy21.game.events import DealStarted, Declared, Drew, Event, Reshuffled
 from rummy21.game.log import load_log
 from rummy21.game.table import Table
 from rummy21.game.view import public_event
+from rummy21.ruleset import RuleSet
 from rummy21.server import present
 
 
-def _describe(event: Event, viewer: int | None) -> dict[str, Any]:
-    """The public face of an event, plus what ``viewer`` itself saw of its own moves."""
-    out = public_event(event).to_dict()
+def _describe(event: Event, viewer: int | None, rules: RuleSet,
+              names: Sequence[str] | None) -> dict[str, Any]:
+    """The public face of an event, plus what ``viewer`` itself saw of its own moves, with
+    the narrator's sentence (``text``) as ``viewer`` hears it."""
+    shown = public_event(event)
+    if isinstance(event, Drew) and event.seat == viewer:
+        shown = replace(shown, card=event.card)     # its own draw from the stock
+    out = present.event_dict(shown, rules, viewer, names)
     if isinstance(event, Drew):
         out["forced"] = event.forced
-        if event.seat == viewer:
-            out["card"] = str(event.card)
     if isinstance(event, Declared) and (event.valid or event.seat == viewer):
         out["finish"] = str(event.finish)
     return out
@@ -70,7 +75,8 @@ def _drawn(table: Table, viewer: int | None) -> str | None:
     return str(table.drawn)
 
 
-def _frame(table: Table, new: Iterable[Event], viewer: int | None) -> dict[str, Any]:
+def _frame(table: Table, new: Iterable[Event], viewer: int | None,
+           names: Sequence[str] | None) -> dict[str, Any]:
     players = table.players
     hands: list[list[str] | None] = [None] * players
     result = table.result
@@ -81,7 +87,7 @@ def _frame(table: Table, new: Iterable[Event], viewer: int | None) -> dict[str, 
     elif viewer is not None:
         hands[viewer] = [str(c) for c in table.hand(viewer)]
     return {
-        "events": [_describe(e, viewer) for e in new],
+        "events": [_describe(e, viewer, table.rules, names) for e in new],
         "hands": hands,
         "counts": [len(table.hand(s)) for s in range(players)],
         "standing": [table.standing(s).value for s in range(players)],
@@ -94,7 +100,8 @@ def _frame(table: Table, new: Iterable[Event], viewer: int | None) -> dict[str, 
     }
 
 
-def _replay(log: Iterable[Any], viewer: int | None) -> tuple[Table, list[dict[str, Any]]]:
+def _replay(log: Iterable[Any], viewer: int | None,
+            names: Sequence[str] | None = None) -> tuple[Table, list[dict[str, Any]]]:
     events = load_log(log)
     if not events or not isinstance(events[0], DealStarted):
         raise ReplayError("a deal log starts with a deal_started record")
@@ -105,11 +112,11 @@ def _replay(log: Iterable[Any], viewer: int | None) -> tuple[Table, list[dict[st
         else None
     table = Table(head.players, head.rules, seed=head.seed, dealer=head.dealer,
                   shoe=head.shoe, reshuffles=orders)
-    frames = [_frame(table, table.log, viewer)]
+    frames = [_frame(table, table.log, viewer, names)]
     for event in events[1:]:
         before = len(table.log)
         if table.apply_recorded(event):
-            frames.append(_frame(table, table.log[before:], viewer))
+            frames.append(_frame(table, table.log[before:], viewer, names))
     if list(table.log) != events:
         raise ReplayError("the deal does not reproduce from its log")
     return table, frames
@@ -125,7 +132,7 @@ def replay_deal(log: Iterable[Any], number: int, viewer: int | None, point_value
                 names: Sequence[str]) -> dict[str, Any]:
     """A finished deal for the history page: its frames, jokers and result, as ``viewer`` saw
     them (see the module docstring)."""
-    table, frames = _replay(log, viewer)
+    table, frames = _replay(log, viewer, names)
     if table.result is None:
         raise ReplayError("the deal is not over")
     return {"frames": frames, "jokers": present.jokers_dict(table.jokers),

@@ -3,7 +3,6 @@
 // the result as it was shown). The server decides what may be seen; the seat's token (kept by
 // the table page) goes with every request.
 import { backEl, cardEl, codeFromPath, el, getSeat, scoreClass, signed } from "/static/cards.js";
-import { describeEvent } from "/static/narrate.js";
 
 const $ = (id) => document.getElementById(id);
 const code = codeFromPath();
@@ -41,9 +40,6 @@ function who(seat) {
   return seat === viewer ? `${name} (you)` : name;
 }
 
-function describe(e) {
-  return describeEvent(e, (seat) => (seat === null || seat === undefined ? "" : who(seat)));
-}
 
 function showError(message) {
   $("error").textContent = message;
@@ -104,7 +100,7 @@ function show(index) {
   const j = replay.jokers;
   $("slider").value = String(step);
   $("step").textContent = `${step + 1} / ${replay.frames.length}`;
-  $("events").replaceChildren(...frame.events.map((e) => el("div", {}, describe(e))));
+  $("events").replaceChildren(...frame.events.map((e) => el("div", {}, e.text)));
   const top = frame.open_pile[frame.open_pile.length - 1];
   $("replay-felt").replaceChildren(
     el("div", { class: "pile" }, el("span", { class: "label" }, "Stock"),
