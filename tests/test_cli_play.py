@@ -195,6 +195,15 @@ def test_end_of_input_leaves_the_table_cleanly() -> None:
     assert "Traceback" not in result.output and result.exception is None
 
 
+def test_a_closed_standard_input_leaves_the_table_cleanly() -> None:
+    done = subprocess.run([sys.executable, "-m", "rummy21.cli", "play", "--seed", "2"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **ENV}, close_fds=True,
+                          preexec_fn=lambda: os.close(0))
+    assert done.returncode == 0, done.stderr
+    assert "You left the table." in done.stdout and "Traceback" not in done.stderr
+
+
 # --------------------------------------------------------------- simulate
 def simulate(args: list[str]):  # type: ignore[no-untyped-def]
     return runner.invoke(app, ["simulate", *args], env=ENV)

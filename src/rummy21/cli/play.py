@@ -214,7 +214,7 @@ class Session:
     # ------------------------------------------------------------- input
     def ask(self, prompt: str) -> str:
         self.out.print(Text(prompt, style="bold cyan"), end="")
-        line = sys.stdin.readline()
+        line = sys.stdin.readline() if sys.stdin is not None else ""   # closed: as at its end
         if not line:
             self.out.print()
             raise Quit
