@@ -1,6 +1,7 @@
 """Benchmark the hand analysis on the fixed corpus (see make_corpus.py).
 
     python bench/bench_solver.py [--sample N] [--reference N] [--skip-cli] [--helpers N]
+                                 [--solver SOURCE] [--collector paused|on]
 
 Prints, per corpus, median / p90 / p99 / max time of the full 21-card analysis and of the
 22-card analysis (each hand plus one seeded extra card), the throughput of
@@ -8,28 +9,96 @@ Prints, per corpus, median / p90 / p99 / max time of the full 21-card analysis a
 default, one worker per core; on each half of the corpus and on the whole), the speed-up over the exhaustive reference of the tests, timed on a sample
 of the same hands in the same run, and the bot helpers on the first ``--helpers`` hands:
 the distance to a valid declaration and the outs.
+
+``--solver`` runs it all with another version of the solver (a git revision, a package
+directory or a module file: see :func:`solver_from`), for figures before and after a change
+taken the same way. Each reading runs with the cycle collector paused, as callers that read
+many hands do (``rummy21.solver.paused_collection``); ``--collector on`` leaves it running.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib.util
 import os
 import platform
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
+from typing import ContextManager
 
-from rummy21.analysis import analyze_counts, analyze, outs
-from rummy21.distance import distance
 from rummy21.cards import Card, counts_of, parse_cards
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "tests"))
+SOLVER = "rummy21.solver"
+_TREES: list[tempfile.TemporaryDirectory[str]] = []     # revisions checked out, kept to the end
+
+
+def solver_from(source: str) -> ModuleType:
+    """A version of the solver, imported beside the installed one: ``source`` is a module
+    file (``/tmp/solver.py``), a package directory (``src/rummy21/solver``) or a git revision
+    (``HEAD~3``: its ``src/rummy21/solver.py`` or ``src/rummy21/solver/``).
+
+    The version is imported as ``rummy21.solver`` (its modules import each other by that
+    name), then taken out of ``sys.modules`` again, the installed solver put back: each
+    version keeps its own functions, memo tables and state. Its imports from the rest of
+    ``rummy21`` (cards, groups...) are the installed ones.
+    """
+    path = Path(source)
+    if not path.exists():
+        path = _checkout(source)
+    mine = {name: sys.modules.pop(name) for name in list(sys.modules)
+            if name == SOLVER or name.startswith(SOLVER + ".")}
+    try:
+        if path.is_dir():
+            spec = importlib.util.spec_from_file_location(
+                SOLVER, path / "__init__.py", submodule_search_locations=[str(path)])
+        else:
+            spec = importlib.util.spec_from_file_location(SOLVER, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[SOLVER] = module
+        spec.loader.exec_module(module)
+    finally:
+        for name in [n for n in sys.modules if n == SOLVER or n.startswith(SOLVER + ".")]:
+            del sys.modules[name]
+        sys.modules.update(mine)
+    return module
+
+
+def _checkout(revision: str) -> Path:
+    """The solver of a git revision, written to a temporary directory."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", revision,
+                             "src/rummy21/solver.py", "src/rummy21/solver"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    if not listed:
+        raise SystemExit(f"{revision}: no such file, directory or revision with a solver")
+    tree = tempfile.TemporaryDirectory(prefix="solver-")
+    _TREES.append(tree)
+    for name in listed:
+        target = Path(tree.name) / Path(name).relative_to("src/rummy21")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:{name}"],
+                                          capture_output=True, check=True).stdout)
+    return Path(tree.name) / ("solver" if any("/solver/" in n for n in listed) else "solver.py")
+
+
+def pause_of(solver: ModuleType, collector: str = "paused") -> Callable[[], ContextManager[object]]:
+    """How a benchmark wraps each reading: in the solver's opt-in pause of the cycle
+    collector (``paused_collection``), or not. (Versions without one pause it themselves.)"""
+    if collector == "paused" and hasattr(solver, "paused_collection"):
+        return solver.paused_collection     # type: ignore[no-any-return]
+    return contextlib.nullcontext
 
 
 def load(name: str) -> list[tuple[Card, list[Card]]]:
@@ -48,11 +117,13 @@ def quantiles(times: list[float]) -> str:
             f"p99 {at(0.99) * 1e3:8.3f} ms  max {ordered[-1] * 1e3:8.1f} ms  (n={len(ordered)})")
 
 
-def timed(items: list[tuple[Card, list[Card]]], run: Callable[[Card, list[Card]], object]) -> list[float]:
+def timed(items: list[tuple[Card, list[Card]]], run: Callable[[Card, list[Card]], object],
+          pause: Callable[[], ContextManager[object]] = contextlib.nullcontext) -> list[float]:
     times = []
     for cut, hand in items:
         start = time.perf_counter()
-        run(cut, hand)
+        with pause():
+            run(cut, hand)
         times.append(time.perf_counter() - start)
     return times
 
@@ -65,10 +136,25 @@ def main() -> None:
     parser.add_argument("--skip-cli", action="store_true")
     parser.add_argument("--helpers", type=int, default=100,
                         help="hands per corpus timed with distance and outs")
+    parser.add_argument("--solver", metavar="SOURCE",
+                        help="time this version of the solver (git revision, directory or "
+                             "file) instead of the installed one; skips the CLI")
+    parser.add_argument("--collector", choices=("paused", "on"), default="paused",
+                        help="the cycle collector during each reading (default: paused, "
+                             "through the solver's opt-in)")
     args = parser.parse_args()
+    if args.solver:
+        sys.modules[SOLVER] = solver_from(args.solver)      # before the analysis imports it
+        args.skip_cli = True
+    # (Imported here: with --solver, the analysis must bind that version.)
+    from rummy21.analysis import analyze, analyze_counts, outs
+    from rummy21.distance import distance
+    solver = sys.modules[SOLVER] if args.solver else importlib.import_module(SOLVER)
+    pause = pause_of(solver, args.collector)
     rules = RuleSet()
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
-          f"{platform.machine()}, one core")
+          f"{platform.machine()}, one core; solver {args.solver or 'installed'}, "
+          f"cycle collector {args.collector}")
     whole: dict[str, list[float]] = {"21": [], "22": []}     # both halves of the corpus
     for name in ("random", "near"):
         hands = load(name)
@@ -76,8 +162,8 @@ def main() -> None:
             hands = hands[:args.sample]
         print(f"\n== corpus_{name}.txt ({len(hands)} hands)")
         solve21 = lambda cut, hand: analyze_counts(counts_of(hand), Jokers.from_cut(cut), rules)  # noqa: E731
-        timed(hands[:50], solve21)                     # warm the memo tables
-        ours = timed(hands, solve21)
+        timed(hands[:50], solve21, pause)              # warm the memo tables
+        ours = timed(hands, solve21, pause)
         whole["21"] += ours
         print(f"21-card analysis   {quantiles(ours)}")
         rng = random.Random(22)
@@ -87,7 +173,7 @@ def main() -> None:
             extra = rng.choice([c for c in map(Card, range(53))
                                 if counts[c.index] < (rules.printed_jokers if c.is_printed_joker else 3)])
             plus.append((cut, hand + [extra]))
-        with_extra = timed(plus, lambda cut, hand: analyze(hand, cut, rules))
+        with_extra = timed(plus, lambda cut, hand: analyze(hand, cut, rules), pause)
         whole["22"] += with_extra
         print(f"22-card analysis   {quantiles(with_extra)}")
         if args.reference:
@@ -101,9 +187,9 @@ def main() -> None:
         if args.helpers:
             sample = hands[:args.helpers]
             if name == "near":      # exact; far hands (random deals) take seconds: see limit
-                print(f"distance           {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules)))}")
-            print(f"distance, limit 3  {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules, 3)))}")
-            print(f"outs               {quantiles(timed(sample, lambda cut, hand: outs(hand, cut, rules)))}")
+                print(f"distance           {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules), pause))}")
+            print(f"distance, limit 3  {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules, 3), pause))}")
+            print(f"outs               {quantiles(timed(sample, lambda cut, hand: outs(hand, cut, rules), pause))}")
     print(f"\n== the whole corpus ({len(whole['21'])} hands)")
     print(f"21-card analysis   {quantiles(whole['21'])}")
     print(f"22-card analysis   {quantiles(whole['22'])}")

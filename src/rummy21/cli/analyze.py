@@ -22,6 +22,7 @@ from rummy21.cards import CardError
 from rummy21.cli import app
 from rummy21.distance import Distance, distance
 from rummy21.ruleset import RuleSet
+from rummy21.solver import paused_collection
 
 DISTANCE_LIMIT = 3
 """The most replacements ``--distance`` looks for: hands further away take seconds."""
@@ -48,16 +49,19 @@ def _with_distance(result: Analysis, rules: RuleSet) -> dict[str, object]:
 
 
 def _read_line(line: str | None, rules: RuleSet, with_distance: bool) -> tuple[bool, str]:
-    """(ok, JSON) for one batch line ``CUT: CARDS`` (``None``: a line too long to read)."""
+    """(ok, JSON) for one batch line ``CUT: CARDS`` (``None``: a line too long to read).
+    The cycle collector is paused while the hand is read: a batch reads many (see
+    :func:`rummy21.solver.paused_collection`)."""
     if line is None:
         return False, json.dumps({"error": f"line longer than {MAX_LINE:,} characters"})
     try:
         cut, sep, hand = line.partition(":")
         if not sep:
             raise CardError("expected a line 'CUT: CARD CARD …'")
-        analysis = analyze(hand, cut.strip(), rules)
-        return True, json.dumps(_with_distance(analysis, rules) if with_distance
-                                else analysis.to_dict())
+        with paused_collection():
+            analysis = analyze(hand, cut.strip(), rules)
+            data = _with_distance(analysis, rules) if with_distance else analysis.to_dict()
+        return True, json.dumps(data)
     except (CardError, ValueError) as error:
         return False, json.dumps({"error": _undecodable(line) or str(error)})
 

@@ -44,19 +44,20 @@ The same sweep answers two more questions for bots, with one more number in its 
   point, a loose card is replaced and so supplies a joker, a card a pure run lacks may be
   bought as itself (owing one replacement), and every joker must be placed.
 
-Mechanics that only make it faster: the cycle collector is paused during a solve (the memo
-tables are large and a sweep allocates in bursts), suit states are interned as small ints and
-a sweep's states are packed into one int each (a move adds a precomputed number), and a suit
-with no open run and no card at a position is skipped there.
+Mechanics that only make it faster: suit states are interned as small ints and a sweep's
+states are packed into one int each (a move adds a precomputed number), and a suit with no
+open run and no card at a position is skipped there. Callers that solve many hands may pause
+the cycle collector around each solve (:func:`paused_collection`, which says why).
 """
 
 from __future__ import annotations
 
 from rummy21.solver.bounds import max_pure_groups
+from rummy21.solver.collection import paused_collection
 from rummy21.solver.put_aside import least_after_put_aside
 from rummy21.solver.replace import replacements
 from rummy21.solver.results import Arrangement, Replacement, Solution
 from rummy21.solver.search import solve
 
 __all__ = ["Arrangement", "Replacement", "Solution", "least_after_put_aside", "max_pure_groups",
-           "replacements", "solve"]
+           "paused_collection", "replacements", "solve"]

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.solver.bounds import max_pure_groups
-from rummy21.solver.collection import _no_cycle_collection
 from rummy21.solver.sweep import _Table
 
 
@@ -22,8 +21,7 @@ def least_after_put_aside(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     need = rules.pure_groups_needed
     if max_pure_groups(counts) < need or bound < 0:
         return None
-    with _no_cycle_collection():
-        table = _Table(counts, jokers.joker_mask, rules, bound, False, aside=True)
-        return min((cost for key, entries in table.run().items()
-                    if key[4] >= need and key[5] == 1
-                    for balance, cost, _ in entries if balance <= 0), default=None)
+    table = _Table(counts, jokers.joker_mask, rules, bound, False, aside=True)
+    return min((cost for key, entries in table.run().items()
+                if key[4] >= need and key[5] == 1
+                for balance, cost, _ in entries if balance <= 0), default=None)

@@ -8,7 +8,6 @@ from rummy21.cards import ALL_CARDS, JOKER_INDEX, Card
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.solver.bounds import _line_after, _pure_within, _suit_tables
-from rummy21.solver.collection import _no_cycle_collection
 from rummy21.solver.quick import _place_spare
 from rummy21.solver.results import Arrangement, Replacement
 from rummy21.solver.search import _places_jokers
@@ -38,31 +37,30 @@ def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     """
     arrangement: Arrangement | None = None
     removed: tuple[Card, ...] = ()
-    with _no_cycle_collection():
-        # One bounded sweep per number of replacements, fewest first: a sweep is the
-        # smaller the fewer cards it may replace, since they are all the jokers it can add.
-        # Buying cards to make runs pure multiplies the states many times over, so a first
-        # round buys none; a second, only needed below what the first found, does.
-        # Each sweep keeps the most spare jokers; when some are left that no group takes, a
-        # sweep that tells each balance apart settles it.
-        # Every card bought is a replacement: so at least as many as the pure groups need.
-        lines = [_line_after(_suit_tables(tuple(counts[s * 13:s * 13 + 13]))[0], 0)
-                 for s in range(4)]
-        pure = _pure_within(lines, bound, rules.pure_groups_needed)
-        printed_tunnelas = counts[JOKER_INDEX] // 3
-        fewest_bought = next((k for k in range(bound + 1)
-                              if pure[k] + printed_tunnelas >= rules.pure_groups_needed), None)
-        first = None
-        if fewest_bought == 0:
-            first = _fewest(counts, jokers, rules, 0, bound, False)
-            if first is not None:
-                bound = first[0] - 1
-        second = None
-        if fewest_bought is not None and max(1, fewest_bought) <= bound:
-            second = _fewest(counts, jokers, rules, max(1, fewest_bought), bound, True)
-        best = second or first
-        if best is not None:
-            _, removed, arrangement = best
+    # One bounded sweep per number of replacements, fewest first: a sweep is the
+    # smaller the fewer cards it may replace, since they are all the jokers it can add.
+    # Buying cards to make runs pure multiplies the states many times over, so a first
+    # round buys none; a second, only needed below what the first found, does.
+    # Each sweep keeps the most spare jokers; when some are left that no group takes, a
+    # sweep that tells each balance apart settles it.
+    # Every card bought is a replacement: so at least as many as the pure groups need.
+    lines = [_line_after(_suit_tables(tuple(counts[s * 13:s * 13 + 13]))[0], 0)
+             for s in range(4)]
+    pure = _pure_within(lines, bound, rules.pure_groups_needed)
+    printed_tunnelas = counts[JOKER_INDEX] // 3
+    fewest_bought = next((k for k in range(bound + 1)
+                          if pure[k] + printed_tunnelas >= rules.pure_groups_needed), None)
+    first = None
+    if fewest_bought == 0:
+        first = _fewest(counts, jokers, rules, 0, bound, False)
+        if first is not None:
+            bound = first[0] - 1
+    second = None
+    if fewest_bought is not None and max(1, fewest_bought) <= bound:
+        second = _fewest(counts, jokers, rules, max(1, fewest_bought), bound, True)
+    best = second or first
+    if best is not None:
+        _, removed, arrangement = best
     if arrangement is None:
         return None
     kept = list(counts)

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.solver.bounds import max_pure_groups
-from rummy21.solver.collection import _no_cycle_collection
 from rummy21.solver.packing import _Struct
 from rummy21.solver.quick import _greedy, _place_spare
 from rummy21.solver.results import Solution
@@ -29,8 +28,7 @@ def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     need = rules.pure_groups_needed
     if max_pure_groups(counts) < need:
         return Solution(None, None, None)
-    with _no_cycle_collection():
-        return _solve(counts, jokers, rules, bound)
+    return _solve(counts, jokers, rules, bound)
 
 
 def _solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
