@@ -2,8 +2,9 @@
 log) and the one thread that talks to the database. The statements are in :mod:`.repository`.
 
 The schema is plain SQLAlchemy Core, so any SQLAlchemy URL works (SQLite by default,
-PostgreSQL with ``postgresql+psycopg://…``). All database work runs on one thread that owns the
-connection pool; a batch of pending writes from many tables is committed in one transaction
+PostgreSQL with ``postgresql+psycopg://…``); opening a :class:`Store` brings the database to
+the latest schema (:mod:`.migrations`, Alembic). All database work runs on one thread that owns
+the connection pool; a batch of pending writes from many tables is committed in one transaction
 (group commit), and each writer is told only once its transaction is durable. That is how
 "committed before acknowledged" stays cheap with hundreds of tables.
 
@@ -30,12 +31,15 @@ from sqlalchemy import (BigInteger, Column, DateTime, Integer, MetaData, String,
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
+from rummy21.server import migrations
+
 log = logging.getLogger("rummy21.server.store")
 
 T = TypeVar("T")
 Op = Callable[[Connection], Any]
 
 metadata = MetaData()
+"""The schema as the code uses it; a change here needs a revision in ``migrations/versions``."""
 
 rooms = Table(
     "rooms", metadata,
@@ -131,7 +135,11 @@ class Store:
     def __init__(self, url: str, max_batch: int = 512) -> None:
         self.url = url
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
+        try:
+            migrations.upgrade(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._max_batch = max_batch
         self._thread = threading.Thread(target=self._work, name="rummy21-db", daemon=True)
