@@ -222,7 +222,7 @@ function requestLabels() {
     const handKey = `${groupKey(d.hand)}|${d.phase}|${d.turn}|${d.blocked}`;
     if (keys.join("|") === labelsKey && handKey === readingKeyFull) return;
     const id = send({ type: "groups", groups });
-    if (id !== null) { inflight = { id, keys, groups: keys.join("|") }; readingKeyFull = handKey; }
+    if (id !== null) { inflight = { id, keys, groups: keys.join("|"), at: Date.now() }; readingKeyFull = handKey; }
   }, 40);
 }
 let readingKeyFull = "";
@@ -389,8 +389,21 @@ function renderMe() {
   $("me-tools").replaceChildren(...tools);
 }
 
+// A question about the hand that got no answer (a lost reply, a reconnection in between) is
+// asked again, so the reading beside the hand never stays stale.
+function watchReading() {
+  const d = deal();
+  if (!d || !d.hand.length) return;
+  if (inflight && Date.now() - inflight.at > 4000) inflight = null;
+  if (!inflight && (!reading || readingKey !== groupKey(d.hand))) {
+    labelsKey = readingKeyFull = "";
+    requestLabels();
+  }
+}
+
 function tick() {
   if (!state) return;
+  watchReading();
   const total = (state.room.turn_seconds || 0) * 1000;
   const left = state.deadline ? Math.max(0, state.deadline - now()) : null;
   const span = state.deadline_kind === "absent" ? Math.max(left || 0, 1000) : total;
