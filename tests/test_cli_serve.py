@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import socket
+import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -102,6 +103,17 @@ def test_a_sqlite_folder_that_cannot_be_made(tmp_path: Path,
 def test_a_sqlite_path_that_is_a_folder(tmp_path: Path, started: list[dict[str, Any]]) -> None:
     err = refused("--db", f"sqlite:///{tmp_path}")
     assert "cannot open the database" in err and "unable to open database file" in err
+
+
+def test_a_database_made_by_something_else(tmp_path: Path,
+                                           started: list[dict[str, Any]]) -> None:
+    """Some of rummy21's table names but not the others: the migrations refuse it, in one
+    line, before the server says where to open the table."""
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE rooms (code TEXT)")
+    err = refused("--db", f"sqlite:///{path}")
+    assert "has some of rummy21's tables but not deals, events, seats" in err and not started
 
 
 def test_a_read_only_sqlite_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -263,5 +263,5 @@ def test_a_database_with_only_some_of_the_tables_is_refused(tmp_path: Path) -> N
     engine = sa.create_engine(url)
     OLD.tables["rooms"].create(engine)
     engine.dispose()
-    with pytest.raises(RuntimeError, match="not deals, events, seats"):
+    with pytest.raises(migrations.MigrationError, match="not deals, events, seats"):
         Store(url)

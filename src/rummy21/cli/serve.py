@@ -53,6 +53,7 @@ def check_database(url: str) -> str:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
+    from rummy21.server.migrations import MigrationError, upgrade
     from rummy21.server.store import make_engine
 
     try:
@@ -77,12 +78,16 @@ def check_database(url: str) -> str:
         _fail(f"--db {shown}: {_cause(error)}")
     try:
         # A write the server would need (and its first connection, which sets SQLite's
-        # journal mode): a scratch table, made and dropped.
+        # journal mode): a scratch table, made and dropped; then the schema brought to the
+        # latest revision, as the server does at start (a database it cannot use says so here).
         with engine.begin() as conn:
             conn.execute(text("CREATE TABLE IF NOT EXISTS rummy21_write_check (x INTEGER)"))
             conn.execute(text("DROP TABLE rummy21_write_check"))
+        upgrade(engine)
     except SQLAlchemyError as error:
         _fail(f"cannot open the database {shown} for writing: {_cause(error)}")
+    except MigrationError as error:
+        _fail(f"--db {shown}: {error}")
     finally:
         engine.dispose()
     return shown

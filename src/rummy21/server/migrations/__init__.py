@@ -58,6 +58,10 @@ def current(connection: Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
+class MigrationError(RuntimeError):
+    """A database the migrations cannot bring up to date; the message says why."""
+
+
 def upgrade(engine: Engine) -> None:
     """Bring the database to the latest revision (see the module docstring), in one
     transaction where the database allows it."""
@@ -69,7 +73,7 @@ def upgrade(engine: Engine) -> None:
         if "alembic_version" not in names and names & LEGACY_TABLES:
             missing = LEGACY_TABLES - names
             if missing:
-                raise RuntimeError(f"the database has some of rummy21's tables but not "
+                raise MigrationError(f"the database has some of rummy21's tables but not "
                                    f"{', '.join(sorted(missing))}: it was not made by rummy21")
             log.info("a database made before migrations: stamping it as revision %s", BASELINE)
             command.stamp(config, BASELINE)
