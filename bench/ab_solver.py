@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from bench_solver import load, pause_of, solver_from
+
 from rummy21.cards import Card, counts_of
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet

@@ -22,9 +22,10 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE))
 
 from bench_solver import load  # noqa: E402
+from test_crosscheck import disagreements  # noqa: E402
+
 from rummy21.cards import Card, format_cards  # noqa: E402
 from rummy21.ruleset import RuleSet  # noqa: E402
-from test_crosscheck import disagreements  # noqa: E402
 
 RULES = RuleSet()
 

@@ -18,6 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))   # the hand generators are test tools
 
 from handgen import corpus  # noqa: E402
+
 from rummy21.analysis import analyze  # noqa: E402
 from rummy21.cards import format_cards  # noqa: E402
 

@@ -16,10 +16,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from browser.kit import (  # noqa: E402
+    ARGS,
+    CHROMIUM,
+    DESKTOP,
+    PHONE,
+    Player,
+    Server,
+    wait_discard_phase,
+    wait_my_turn,
+)
 from playwright.sync_api import sync_playwright  # noqa: E402
-
-from browser.kit import (ARGS, CHROMIUM, DESKTOP, PHONE, Player, Server,  # noqa: E402
-                         wait_discard_phase, wait_my_turn)
 
 OUT = ROOT / "docs" / "screenshots"
 SIZES = {"1280": DESKTOP, "375": PHONE}

@@ -30,7 +30,7 @@ from rummy21.cards import DECKS, Card, Suit, canonical_shoe
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
-__all__ = ["Option", "random_deal", "near_complete", "corpus"]
+__all__ = ["Option", "corpus", "near_complete", "random_deal"]
 
 Option = Literal["A", "B", "C", "D"]
 OPTIONS: tuple[Option | None, ...] = ("A", "B", "C", "D", None)

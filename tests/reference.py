@@ -336,7 +336,7 @@ class _Search:
         each of them three times over or in 3 consecutive places."""
         bound = 0
         for suit in range(4):
-            def held(place: int) -> int:      # place 1..14, Ace at 1 and 14
+            def held(place: int, suit: int = suit) -> int:   # place 1..14, Ace at 1 and 14
                 return naturals[suit * 13 + (place - 1) % 13]
 
             useful = 0

@@ -7,9 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from rummy21.bots import (Bot, GreedyBot, RandomBot, make_bot, make_bots, parse_bot_names,
-                          penalty_after, play_deal, play_match)
 from rummy21.analysis import analyze_counts
+from rummy21.bots import (
+    Bot,
+    GreedyBot,
+    RandomBot,
+    make_bot,
+    make_bots,
+    parse_bot_names,
+    penalty_after,
+    play_deal,
+    play_match,
+)
 from rummy21.cards import Card, counts_of, parse_cards
 from rummy21.game import Declare, Discard, Draw, Drop, Match, Source, Table
 from rummy21.game.dealing import arrange_shoe

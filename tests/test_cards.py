@@ -6,7 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rummy21.cards import ALL_CARDS, Card, CardError, canonical_shoe, check_copies, format_cards, parse_cards
+from rummy21.cards import (
+    ALL_CARDS,
+    Card,
+    CardError,
+    canonical_shoe,
+    check_copies,
+    format_cards,
+    parse_cards,
+)
 
 
 @given(st.lists(st.sampled_from(ALL_CARDS), max_size=30))
@@ -40,7 +48,7 @@ def test_error_names_the_bad_token_in_a_list() -> None:
 
 
 def test_points() -> None:
-    assert [Card.parse(t).points for t in "AS 2H 9D 10C JS QS KS JK".split()] == \
+    assert [Card.parse(t).points for t in ["AS", "2H", "9D", "10C", "JS", "QS", "KS", "JK"]] == \
         [10, 2, 9, 10, 10, 10, 10, 0]
 
 

@@ -33,7 +33,7 @@ def test_report_is_readable() -> None:
 
 
 def test_json_has_the_promised_fields() -> None:
-    code, out, _ = run("analyze", "--json", "--cut", "5H", HAND.replace("7S", "5H"))
+    _, out, _ = run("analyze", "--json", "--cut", "5H", HAND.replace("7S", "5H"))
     data = json.loads(out)
     assert {"cut", "wild_rank", "upper", "lower", "cards", "declaration", "penalty", "value"} <= set(data)
     assert (data["cut"], data["wild_rank"], data["upper"], data["lower"], data["cards"]) == \

@@ -18,6 +18,7 @@ import tempfile
 from typing import Any
 
 import pytest
+from handgen import random_deal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -26,8 +27,6 @@ from rummy21.analysis import analyze
 from rummy21.cli import _register, app
 from rummy21.cli.analyze import MAX_LINE
 from rummy21.ruleset import RuleSet
-
-from handgen import random_deal
 
 _register()
 RUNNER = CliRunner()
@@ -62,7 +61,7 @@ def check(data: bytes, code: int, out: str, err: str) -> None:
     want = expected(data)
     got = [json.loads(line) for line in out.splitlines()]
     assert len(got) == len(want), (got, want)
-    for answer, wanted in zip(got, want):
+    for answer, wanted in zip(got, want, strict=True):
         if wanted is None:
             assert set(answer) == {"error"} and answer["error"]
         elif wanted == {"not": "utf-8"}:
@@ -112,7 +111,7 @@ BATCHES = st.tuples(st.lists(LINES, max_size=10),
                     st.lists(st.sampled_from([b"\n", b"\r\n", b"\r"]), min_size=10, max_size=10),
                     st.booleans(), st.booleans()).map(
     lambda t: (b"\xef\xbb\xbf" if t[2] else b"")
-    + b"".join(line + end for line, end in zip(t[0], t[1]))[:None if t[3] else -1])
+    + b"".join(line + end for line, end in zip(t[0], t[1], strict=False))[:None if t[3] else -1])
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import signal
 import subprocess
 import sys
 import time
 
-import re
-
 import pytest
 from typer.testing import CliRunner
 
-import rummy21.cli.play  # noqa: F401  (registers the command)
+import rummy21.cli.play
 import rummy21.cli.simulate  # noqa: F401
 import rummy21.game.match as match_module
 from rummy21.bots import make_bots
@@ -161,7 +160,7 @@ def test_a_whole_deal_through_stdin_matches_the_engine() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "✗" not in out
-    for seat, score in enumerate(scores):
+    for score in scores:
         assert f"deal score {score:+d} · total {score:+d}" in out
     assert "You discard" in out and "Seat 1 (random)" in out
 

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 pytest.importorskip("uvicorn")
 pytest.importorskip("sqlalchemy")
 
-import rummy21.cli.serve  # noqa: E402,F401  (registers the command)
-from rummy21.cli import app  # noqa: E402
+import rummy21.cli.serve  # noqa: F401  (registers the command)
+from rummy21.cli import app
 
 RUNNER = CliRunner()
 

@@ -25,15 +25,23 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rummy21.analysis import Analysis, analyze_counts
-from rummy21.cards import (ALL_CARDS, Card, Suit, canonical_shoe, check_copies, counts_of,
-                           format_cards, parse_cards)
+from rummy21.cards import (
+    ALL_CARDS,
+    Card,
+    Suit,
+    canonical_shoe,
+    check_copies,
+    counts_of,
+    format_cards,
+    parse_cards,
+)
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DubleeSave, RuleSet
 
 if str(Path(__file__).resolve().parent) not in sys.path:     # pytest's pythonpath may lack it
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-import reference as ref  # noqa: E402
-from handgen import Option, near_complete, random_deal  # noqa: E402
+import reference as ref
+from handgen import Option, near_complete, random_deal
 
 CLASSIC = RuleSet.preset("classic")
 VARIANTS: dict[str, RuleSet] = {
@@ -83,7 +91,7 @@ def disagreements(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
         except ValueError as error:
             problems.append(f"{label}: {error}")
             return []
-        for cards, kinds, kind in zip(groups, found, claimed):
+        for cards, kinds, kind in zip(groups, found, claimed, strict=True):
             if kind not in kinds:
                 problems.append(f"{label}: {format_cards(cards)} is called {kind}, "
                                 f"but can only be {sorted(kinds)}")
@@ -113,11 +121,10 @@ def disagreements(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
             found = judge("option C", groups, claimed)
             if sum(ref.DUBLEE in kinds for kinds in found) < rules.dublees_needed:
                 problems.append("option C: too few dublees")
-        elif first == "D":
-            # Eight jokers in one group is the option itself, whatever joker_groups says.
-            if not any(len(g) >= rules.jokers_needed and all(table.is_joker(c) for c in g)
-                       for g in groups):
-                problems.append("option D: no group of enough jokers")
+        # Eight jokers in one group is the option itself, whatever joker_groups says.
+        elif first == "D" and not any(len(g) >= rules.jokers_needed
+                                      and all(table.is_joker(c) for c in g) for g in groups):
+            problems.append("option D: no group of enough jokers")
     elif groups or got.loose:
         problems.append("an invalid hand has a declaration arrangement")
 

@@ -22,8 +22,8 @@ from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import reference as ref  # noqa: E402
-from handgen import near_complete, random_deal  # noqa: E402
+import reference as ref
+from handgen import near_complete, random_deal
 
 CLASSIC = RuleSet()
 
@@ -50,7 +50,7 @@ def valid_after_one(hand: list[Card], cut: Card, rules: RuleSet = CLASSIC) -> bo
     """Whether some single replacement makes ``hand`` valid (tried one by one)."""
     counts = counts_of(hand)
     jokers = Jokers.from_cut(cut)
-    for out in set(c.index for c in hand):
+    for out in {c.index for c in hand}:
         counts[out] -= 1
         for into in range(TYPE_COUNT):
             top = rules.printed_jokers if into == TYPE_COUNT - 1 else 3

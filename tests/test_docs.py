@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, LOCAL_EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]

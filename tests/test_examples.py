@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from conftest import worked_examples
+
 from rummy21.analysis import analyze
 from rummy21.groups import classify
 from rummy21.ruleset import RuleSet
@@ -22,8 +22,8 @@ def test_worked_example(example: dict[str, Any]) -> None:
     assert result.penalty.points == example["penalty"]
     assert result.value.points == example["value_points"]
     # The proofs hold up group by group and hold exactly the hand.
-    for groups, loose in ((result.groups, result.loose),
-                          (result.penalty.groups, result.penalty.loose)):
+    for groups, _loose in ((result.groups, result.loose),
+                           (result.penalty.groups, result.penalty.loose)):
         for group in groups:
             assert classify(group.cards, result.jokers, RuleSet()) == group
     if result.valid:

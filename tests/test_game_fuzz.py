@@ -14,8 +14,18 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rummy21.cards import Card, canonical_shoe
-from rummy21.game import (Action, Declare, Discard, Draw, Drop, IllegalActionError, Source,
-                          Table, TimeOut, dump_log)
+from rummy21.game import (
+    Action,
+    Declare,
+    Discard,
+    Draw,
+    Drop,
+    IllegalActionError,
+    Source,
+    Table,
+    TimeOut,
+    dump_log,
+)
 from rummy21.ruleset import RuleSet
 
 STEP = st.tuples(st.integers(0, 11), st.integers(0, 52), st.integers(-1, 6), st.booleans())

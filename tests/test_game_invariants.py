@@ -12,8 +12,7 @@ import pytest
 
 from rummy21.bots import RandomBot
 from rummy21.cards import TYPE_COUNT, canonical_shoe
-from rummy21.game import (DropKind, EndReason, Phase, Reshuffled, Standing, Table, dump_log,
-                          load_log)
+from rummy21.game import DropKind, EndReason, Phase, Reshuffled, Standing, Table, dump_log, load_log
 from rummy21.ruleset import RuleSet
 
 PRESETS = ("classic", "adda52")

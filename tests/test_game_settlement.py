@@ -74,7 +74,7 @@ def test_loss_cap_keeps_zero_sum_and_the_floor(flows: list[int], cap: int, deale
     n = 6
     pay = [[0] * n for _ in range(n)]
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    for (i, j), amount in zip(pairs, flows):
+    for (i, j), amount in zip(pairs, flows, strict=True):
         signed = amount - 200
         pay[i][j], pay[j][i] = signed, -signed
     capped = cap_losses(pay, cap, dealer)

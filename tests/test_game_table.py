@@ -7,18 +7,33 @@ import random
 import pytest
 
 from rummy21.cards import Card, canonical_shoe, parse_cards
-from rummy21.game import (Declare, Discard, Draw, Drop, DropKind, EndReason, IllegalActionError,
-                          Phase, ReplayError, SetupError, Source, Standing, Table, TimeOut,
-                          dump_log, parse_action)
+from rummy21.game import (
+    Declare,
+    Discard,
+    Draw,
+    Drop,
+    DropKind,
+    EndReason,
+    IllegalActionError,
+    Phase,
+    ReplayError,
+    SetupError,
+    Source,
+    Standing,
+    Table,
+    TimeOut,
+    dump_log,
+    parse_action,
+)
 from rummy21.game.dealing import arrange_shoe
-from rummy21.ruleset import Judging, RuleSet
+from rummy21.ruleset import CLASSIC, Judging, RuleSet
 
 VALID_SOON = "7S 8S 9S 10S JS 2H 3H 4H 5H JC QC KC 5D 5D 5D AH AD AC 9C 9H KH"
 HOPELESS = "KS QS 9S 6S 3S KH JH 9H 6H 4H 2H KD JD 10D 4D 2D QC 10C 8C 5C 3C"
 
 
 def table_of(hands: list[str], cut: str = "7D", open_card: str = "3D", stock: str = "",
-             rules: RuleSet = RuleSet(), dealer: int | None = None) -> Table:
+             rules: RuleSet = CLASSIC, dealer: int | None = None) -> Table:
     players = len(hands)
     dealer = players - 1 if dealer is None else dealer
     shoe = arrange_shoe([parse_cards(h) for h in hands], Card.parse(cut), Card.parse(open_card),
@@ -165,7 +180,7 @@ def test_actions_out_of_phase_or_turn_raise_and_change_nothing() -> None:
         table.discard(next(c for c in map(Card, range(52)) if c not in table.hand(0)))
     with pytest.raises(IllegalActionError, match="unknown card"):
         table.discard("ZZ")
-    with pytest.raises(IllegalActionError, match="the layout shows .*, which you do not hold"):
+    with pytest.raises(IllegalActionError, match=r"the layout shows .*, which you do not hold"):
         table.declare(table.hand(0)[0], groups=[["JK", "JK", "JK", "JK"]])
     assert snapshot(table) == before
 

@@ -23,9 +23,7 @@ def public_cards(table: Table) -> set[str]:
     for event in table.log:
         if isinstance(event, DealStarted):
             seen.add(str(event.open_card))
-        elif isinstance(event, Discarded):
-            seen.add(str(event.card))
-        elif isinstance(event, Drew) and event.source is Source.OPEN:
+        elif isinstance(event, Discarded) or (isinstance(event, Drew) and event.source is Source.OPEN):
             seen.add(str(event.card))
     return seen
 

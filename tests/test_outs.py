@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from handgen import corpus
 
 from rummy21.analysis import analyze_counts, outs
 from rummy21.cards import ALL_CARDS, JOKER_INDEX, Card, counts_of
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
-
-from handgen import corpus
 
 RULES = RuleSet()
 HANDS = corpus(33, 3, 3)
@@ -57,6 +56,7 @@ def test_one_sweep_finds_the_best_card_to_put_aside(seed: int) -> None:
     import random
 
     from handgen import near_complete, random_deal
+
     from rummy21.solver import least_after_put_aside, solve
 
     rng = random.Random(seed)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from handgen import corpus
 
 from rummy21.analysis import analyze, analyze_counts
 from rummy21.cards import ALL_CARDS, Card, counts_of
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
-
-from handgen import corpus
 
 
 def hands_of_22(seed: int, n: int) -> list[tuple[Card, list[Card]]]:
@@ -28,7 +27,7 @@ def naive_choice(cut: Card, hand: list[Card], rules: RuleSet) -> tuple[bool, int
     """RULES §8 literally: every distinct card, fully analysed; the best rank wins."""
     counts = counts_of(hand)
     ranks = []
-    for index in sorted(set(c.index for c in hand)):
+    for index in sorted({c.index for c in hand}):
         counts[index] -= 1
         result = analyze_counts(counts, Jokers.from_cut(cut), rules)
         counts[index] += 1

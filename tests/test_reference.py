@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import worked_examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,7 +20,7 @@ from rummy21.ruleset import DubleeSave, RuleSet
 
 if str(Path(__file__).resolve().parent) not in sys.path:     # pytest's pythonpath may lack it
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-import reference as ref  # noqa: E402
+import reference as ref
 
 CLASSIC = RuleSet.preset("classic")
 EXAMPLES_PATH = Path(__file__).resolve().parents[2] / "shared" / "examples" / "analysis.jsonl"

@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
+from test_server_helpers import Seat, create_table, make_app
 
-from rummy21.server import create_app  # noqa: E402
-from test_server_helpers import Seat, create_table, make_app  # noqa: E402
+from rummy21.server import create_app
 
 
 @pytest.fixture()

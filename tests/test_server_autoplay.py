@@ -11,10 +11,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from sqlalchemy import create_engine, text  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
-
-from test_server_helpers import Seat, create_table, make_app  # noqa: E402
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+from test_server_helpers import Seat, create_table, make_app
 
 
 def my_draw(state: dict[str, Any]) -> bool:
@@ -115,7 +114,7 @@ def test_reconnecting_ends_autoplay_and_tells_the_player(tmp_path: Path) -> None
             assert autoplay(ann, 1, "greedy")["type"] == "ack"
             for turns in (1, 2):
                 play_turn(ann)
-                ann.wait(lambda s: moves_of(s, 1) == turns and my_draw(s))
+                ann.wait(lambda s, turns=turns: moves_of(s, 1) == turns and my_draw(s))
             with client.websocket_connect(f"/ws/{code}") as ws1:
                 bob = Seat(ws1)
                 notice, state = hello_with_notice(bob, joined["token"])

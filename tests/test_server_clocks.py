@@ -13,9 +13,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from starlette.testclient import TestClient  # noqa: E402
-
-from test_server_helpers import Seat, create_table, make_app  # noqa: E402
+from starlette.testclient import TestClient
+from test_server_helpers import Seat, create_table, make_app
 
 
 def timeouts_of(state: dict[str, Any], seat: int) -> int:

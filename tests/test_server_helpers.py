@@ -20,11 +20,11 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
-from fastapi import FastAPI  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+from fastapi import FastAPI
+from starlette.testclient import TestClient
 
-from rummy21.cards import Card, CardError  # noqa: E402
-from rummy21.server import create_app  # noqa: E402
+from rummy21.cards import Card, CardError
+from rummy21.server import create_app
 
 CARD_TOKEN = re.compile(r'"((?:10|[2-9AJQK])[SHDC]|JK)"')
 
@@ -206,7 +206,7 @@ def play_match(seats: list[Seat], rng: random.Random,
         if states and all(s["room"]["status"] == "finished" for s in states):
             return
         moved = False
-        for seat, chance in zip(seats, chances):
+        for seat, chance in zip(seats, chances, strict=True):
             state = seat.state
             if state is None:
                 continue

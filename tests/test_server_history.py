@@ -15,15 +15,22 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from sqlalchemy import create_engine, text  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+from test_server_helpers import (
+    Seat,
+    card_tokens,
+    create_table,
+    drain,
+    keys_of,
+    make_app,
+    play_match,
+)
 
-from rummy21.game import Table  # noqa: E402
-from rummy21.game.events import Drew  # noqa: E402
-from rummy21.game.view import public_event  # noqa: E402
-from rummy21.server import present  # noqa: E402
-from test_server_helpers import (Seat, card_tokens, create_table, drain, keys_of,  # noqa: E402
-                                 make_app, play_match)
+from rummy21.game import Table
+from rummy21.game.events import Drew
+from rummy21.game.view import public_event
+from rummy21.server import present
 
 PRIVATE = "the history of this table is open to its players only"
 NAMES = ["Ann", "Bob", "Kiran"]   # the bot in seat 3 is Kiran

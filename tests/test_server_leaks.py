@@ -7,21 +7,28 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("fastapi")
 
-from sqlalchemy import create_engine, text  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+from test_server_helpers import (
+    Seat,
+    card_tokens,
+    create_table,
+    drain,
+    keys_of,
+    make_app,
+    play_match,
+)
 
-from rummy21.game import Table  # noqa: E402
-from rummy21.game.view import public_event  # noqa: E402
-from rummy21.server.present import jokers_dict  # noqa: E402
-from test_server_helpers import (Seat, card_tokens, create_table, drain, keys_of,  # noqa: E402
-                                 make_app, play_match)
+from rummy21.game import Table
+from rummy21.game.view import public_event
+from rummy21.server.present import jokers_dict
 
 FORBIDDEN_KEYS = {"stock", "shoe", "seed", "token", "token_hash", "hands", "log"}
 
@@ -51,7 +58,7 @@ def test_no_message_reveals_another_hand_or_the_stock(tmp_path: Path) -> None:
         logs.setdefault(deal, []).append(data)
     assert sorted(logs) == [0, 1, 2]
 
-    @lru_cache(maxsize=None)
+    @cache
     def table_at(deal: int, length: int) -> Table:
         return Table.replay(logs[deal][:length])
 

@@ -22,18 +22,18 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("alembic")
 
-import sqlalchemy as sa  # noqa: E402
-from alembic import command  # noqa: E402
-from alembic.autogenerate import compare_metadata  # noqa: E402
-from alembic.runtime.migration import MigrationContext  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from starlette.testclient import TestClient
+from test_server_helpers import Seat
 
-from rummy21.bots import make_bots, play_deal  # noqa: E402
-from rummy21.game import Table  # noqa: E402
-from rummy21.game.match import deal_seed  # noqa: E402
-from rummy21.server import create_app, migrations, present, repository  # noqa: E402
-from rummy21.server.store import Store, metadata  # noqa: E402
-from test_server_helpers import Seat  # noqa: E402
+from rummy21.bots import make_bots, play_deal
+from rummy21.game import Table
+from rummy21.game.match import deal_seed
+from rummy21.server import create_app, migrations, present, repository
+from rummy21.server.store import Store, metadata
 
 POSTGRES = os.environ.get("RUMMY21_TEST_POSTGRES")
 SETTINGS: dict[str, Any] = {"bot_delay": 0.0, "next_deal_seconds": 0.0, "allow_seed": True,

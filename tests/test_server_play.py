@@ -15,16 +15,16 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+from test_server_helpers import Seat, create_table, make_app
 
-from rummy21.cards import Card, parse_cards  # noqa: E402
-from rummy21.game import Table  # noqa: E402
-from rummy21.game.dealing import arrange_shoe  # noqa: E402
-from rummy21.ruleset import RuleSet  # noqa: E402
-from rummy21.server.protocol import MAX_MESSAGE_BYTES  # noqa: E402
-from test_server_helpers import Seat, create_table, make_app  # noqa: E402
+from rummy21.cards import Card, parse_cards
+from rummy21.game import Table
+from rummy21.game.dealing import arrange_shoe
+from rummy21.ruleset import RuleSet
+from rummy21.server.protocol import MAX_MESSAGE_BYTES
 
 WINNER = "7S 8S 9S 10S JS 2H 3H 4H 5H JC QC KC 5D 5D 5D AH AD AC 9C 9H KH"
 LOSER = "KS QS 9S 6S 3S KH JH 9H 6H 4H 2H KD JD 10D 4D 2D QC 10C 8C 5C 3C"

@@ -10,12 +10,12 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
+from test_server_helpers import Seat, create_table, make_app
 
-from rummy21.game import Match, Table  # noqa: E402
-from rummy21.game.match import deal_seed  # noqa: E402
-from rummy21.server import present  # noqa: E402
-from test_server_helpers import Seat, create_table, make_app  # noqa: E402
+from rummy21.game import Match, Table
+from rummy21.game.match import deal_seed
+from rummy21.server import present
 
 
 def test_a_deal_that_could_not_be_stored_is_dealt_again_with_its_seed(tmp_path: Path) -> None:

@@ -26,8 +26,8 @@ from rummy21.suggest import Route, suggest
 
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-import reference as ref  # noqa: E402
-from handgen import near_complete, random_deal  # noqa: E402
+import reference as ref
+from handgen import near_complete, random_deal
 
 CLASSIC = RuleSet()
 VARIANTS = {"classic": CLASSIC, "adda52": RuleSet.preset("adda52"),
@@ -44,7 +44,7 @@ def problems(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
         found.append(f"the layout's cards {sorted(used.elements())} are not the hand")
     table = ref.Cut(cut)
     kinds = [ref.group_kinds(list(g.cards), table, rules) for g in shown.groups]
-    for group, kind in zip(shown.groups, kinds):
+    for group, kind in zip(shown.groups, kinds, strict=True):
         if group.kind.value not in kind:
             found.append(f"{group} is {sorted(kind) or 'no group'} for the reference")
     points = sum(table.points(c) for c in shown.loose)
@@ -57,7 +57,7 @@ def problems(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
             found.append(f"loose {shown.loose_points}, the least possible is {least[0]}")
         most = max(k for k, save in least.items() if save == least[0])
         pure = sum(bool(kind & ref.PURE_KINDS) and g.is_pure
-                   for g, kind in zip(shown.groups, kinds))
+                   for g, kind in zip(shown.groups, kinds, strict=True))
         if min(pure, rules.pure_groups_needed) < most:
             found.append(f"{pure} pure groups shown, {most} possible with as few loose")
     else:
@@ -65,7 +65,7 @@ def problems(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
         if len(hand) != rules.hand_size or \
                 sum(n // 2 for n in counts.values()) < rules.dublee_save_min:
             found.append("dublees shown for a hand that cannot use the dublee save")
-        if not least[0] is None and shown.loose_points >= least[0]:
+        if least[0] is not None and shown.loose_points >= least[0]:
             found.append(f"dublees leave {shown.loose_points}, groups {least[0]}")
     return found
 

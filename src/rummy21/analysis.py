@@ -14,13 +14,22 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from rummy21.cards import (ALL_CARDS, JOKER_INDEX, TYPE_COUNT, Card, CardError, check_copies,
-                           counts_of, format_cards, parse_cards, without)
+from rummy21.cards import (
+    ALL_CARDS,
+    JOKER_INDEX,
+    TYPE_COUNT,
+    Card,
+    CardError,
+    check_copies,
+    counts_of,
+    format_cards,
+    parse_cards,
+    without,
+)
 from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import CLASSIC, DubleeSave, Judging, RuleSet
 from rummy21.solver import Arrangement, least_after_put_aside, max_pure_groups, solve
-
 
 
 class Option(StrEnum):

@@ -17,16 +17,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from rummy21.cards import RANK_NAMES, Card, format_cards, parse_cards
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
-__all__ = ["GroupKind", "Group", "InvalidGroup", "classify", "explain", "parse_cards"]
+__all__ = ["Group", "GroupKind", "InvalidGroup", "classify", "explain", "parse_cards"]
 
 MAX_SEQUENCE = 13
 

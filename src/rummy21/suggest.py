@@ -34,7 +34,6 @@ from rummy21.ruleset import CLASSIC, RuleSet
 from rummy21.solver import max_pure_groups, solve
 
 
-
 class Route:
     """Which way a layout groups the cards (plain strings: they travel as JSON)."""
 

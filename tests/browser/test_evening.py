@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from browser.kit import DESKTOP, Player, Server, groups_count
 
 DEALS = 20

@@ -8,9 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser.kit import (DESKTOP, PHONE, Player, Server, drag, group_ids, groups_count,
-                         hand_cards, press_and_move, release_on, seed_where, wait_discard_phase,
-                         wait_my_turn)
+from browser.kit import (
+    DESKTOP,
+    PHONE,
+    Player,
+    Server,
+    drag,
+    group_ids,
+    groups_count,
+    hand_cards,
+    press_and_move,
+    release_on,
+    seed_where,
+    wait_discard_phase,
+    wait_my_turn,
+)
 
 from rummy21.analysis import analyze
 from rummy21.cards import counts_of

@@ -8,8 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from browser.kit import (DESKTOP, Player, Server, hand_cards, wait_discard_phase,
-                         wait_my_turn)
+from browser.kit import DESKTOP, Player, Server, hand_cards, wait_discard_phase, wait_my_turn
 
 
 def test_a_turn_resumed_after_a_crash_has_a_running_clock(

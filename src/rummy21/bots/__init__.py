@@ -54,5 +54,18 @@ def make_bots(names: Sequence[str], seed: int | None = None) -> list[Bot]:
             for seat, name in enumerate(names)]
 
 
-__all__ = ["Bot", "BOT_NAMES", "GreedyBot", "RandomBot", "Reading", "Release", "best_release", "make_bot", "make_bots", "parse_bot_names",
-           "penalty_after", "play_deal", "play_match"]
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "Reading",
+    "Release",
+    "best_release",
+    "make_bot",
+    "make_bots",
+    "parse_bot_names",
+    "penalty_after",
+    "play_deal",
+    "play_match",
+]

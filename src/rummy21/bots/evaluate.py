@@ -20,7 +20,7 @@ from rummy21.analysis import analyze_counts
 from rummy21.cards import Card
 from rummy21.jokers import Jokers
 from rummy21.ruleset import CLASSIC, RuleSet
-
+from rummy21.solver import paused_collection
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,10 @@ class Reading:
 
 @lru_cache(maxsize=1 << 17)
 def _read(counts: tuple[int, ...], cut: Card, rules: RuleSet) -> Reading:
-    analysis = analyze_counts(counts, Jokers.from_cut(cut), rules)
+    # A greedy turn reads about 22 hands: with the cycle collector paused, greedy games play
+    # 3-9 % faster (see rummy21.solver.paused_collection).
+    with paused_collection():
+        analysis = analyze_counts(counts, Jokers.from_cut(cut), rules)
     return Reading(analysis.penalty.points, analysis.valid, analysis.pure_groups_possible)
 
 

@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterable, Iterator
-from typing import NoReturn, Optional, TextIO
+from typing import NoReturn, TextIO
 
 import typer
 
@@ -231,13 +231,13 @@ def _fail(message: str) -> NoReturn:
 
 @app.command("analyze")
 def analyze_command(
-    hand: Optional[list[str]] = typer.Argument(None, help="21 or 22 cards, e.g. \"AS 2S 3S …\""),
-    cut: Optional[str] = typer.Option(None, "--cut", help="The cut card, e.g. 5H or JK."),
+    hand: list[str] | None = typer.Argument(None, help="21 or 22 cards, e.g. \"AS 2S 3S …\""),
+    cut: str | None = typer.Option(None, "--cut", help="The cut card, e.g. 5H or JK."),
     rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per hand."),
-    batch: Optional[str] = typer.Option(None, "--batch",
+    batch: str | None = typer.Option(None, "--batch",
                                         help="Read 'CUT: CARDS' lines from FILE (- for stdin)."),
-    jobs: Optional[int] = typer.Option(
+    jobs: int | None = typer.Option(
         None, "--jobs", min=0, max=MAX_JOBS, show_default=False,
         help="With --batch: worker processes (0: one per core; 1: this process only). "
              "Default: one per core for a file; 1 for a pipe or stdin, answering each line "
@@ -280,7 +280,7 @@ def analyze_command(
     if as_json:
         print(json.dumps(_with_distance(result, rule_set) if with_distance else result.to_dict()))
     else:
-        from rich.console import Console     # (rich only for a report: batches start sooner)
+        from rich.console import Console  # (rich only for a report: batches start sooner)
 
         from rummy21.cli.hand_report import report, report_distance
         console = Console(highlight=False)

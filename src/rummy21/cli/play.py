@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -25,13 +24,24 @@ from rummy21.bots.advice import Advice, advise
 from rummy21.cards import Card, CardError, counts_of
 from rummy21.cli import app
 from rummy21.cli.card_text import card_text, cards_text, pretty_cards
-from rummy21.game import (Declare, Discard, Draw, Drop, IllegalActionError, Match, Phase, Source,
-                          Table, TimeOut, parse_action)
+from rummy21.game import (
+    Declare,
+    Discard,
+    Draw,
+    Drop,
+    IllegalActionError,
+    Match,
+    Phase,
+    Source,
+    Table,
+    TimeOut,
+    parse_action,
+)
 from rummy21.game.actions import Action
 from rummy21.game.declaration import judge
 from rummy21.game.match import parse_point_value
-from rummy21.game.settlement import SeatResult, Settlement, Standing
 from rummy21.game.narration import TONES, Tone, narrate
+from rummy21.game.settlement import SeatResult, Settlement, Standing
 from rummy21.game.view import EventAction, PublicEvent, View, public_event
 from rummy21.groups import Group
 from rummy21.jokers import Jokers
@@ -430,9 +440,8 @@ class Session:
         if isinstance(action, TimeOut):
             raise IllegalActionError("time-outs come from the clock, not from you")
         table.verify(action, seat=HUMAN)
-        if isinstance(action, Drop):
-            if not self.confirm(f"Drop for {view.drop_cost} points?"):
-                return None
+        if isinstance(action, Drop) and not self.confirm(f"Drop for {view.drop_cost} points?"):
+            return None
         if isinstance(action, Declare) and not self.confirm_declaration(action, view):
             return None
         return action
@@ -562,7 +571,7 @@ def play_command(
                              help="Comma-separated bots for the other seats, repeated to fill "
                                   "them: greedy, random."),
     rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed for reproducible deals."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible deals."),
     deals: int = typer.Option(0, "--deals", help="Stop after this many deals (0: until you "
                                                  "quit)."),
     point_value: str = typer.Option("1", "--point-value",
@@ -583,7 +592,7 @@ def play_command(
         value = parse_point_value(point_value)
     except ValueError as error:
         err.print(f"error: {error}", markup=False)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     seated: list[Bot | None] = [None, *make_bots(names, seed=seed)]
     match = Match(players, rule_set, seed=seed, point_value=value)
     console = Console(highlight=False)

@@ -5,16 +5,16 @@ from __future__ import annotations
 import gc
 import logging
 import socket
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
-from typing import NoReturn, Optional
+from typing import NoReturn
 
 import typer
 
 from rummy21.cli import app
 
 
-class LogLevel(str, Enum):
+class LogLevel(StrEnum):
     """uvicorn's log levels."""
 
     critical = "critical"
@@ -114,7 +114,7 @@ def check_address(host: str, port: int) -> None:
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8021, min=1, max=65535, help="Port to listen on."),
-    db: Optional[str] = typer.Option(
+    db: str | None = typer.Option(
         None, help="SQLAlchemy database URL (default: a SQLite file in the user data "
                    "directory; e.g. postgresql+psycopg://user@host/rummy21)."),
     bot_delay: float = typer.Option(0.8, min=0.0, max=30.0,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -64,7 +64,7 @@ def simulate_command(
     bots: str = typer.Option("random", "--bots",
                              help="Comma-separated bots by seat, repeated to fill the table: "
                                   "greedy, random."),
-    turn_limit: Optional[int] = typer.Option(
+    turn_limit: int | None = typer.Option(
         None, "--turn-limit", help=f"Turns before a deal is a wash (default {DEFAULT_TURN_LIMIT}"
                                    " unless the rule set has one; 0 for none)."),
     rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
@@ -89,7 +89,7 @@ def simulate_command(
         names = parse_bot_names(bots, players)
     except ValueError as error:
         err.print(f"error: {error}", markup=False, highlight=False)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     records: list[DealRecord] = []
     runs = simulate(players, deals, seed, names, rule_set)
     if as_json:

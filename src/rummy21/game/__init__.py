@@ -5,11 +5,21 @@
 0
 """
 
-from rummy21.game.actions import (Action, Declare, Discard, Draw, Drop, Source, TimeOut,
-                                  parse_action)
+from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source, TimeOut, parse_action
 from rummy21.game.errors import GameError, IllegalActionError, ReplayError, SetupError
-from rummy21.game.events import (DealEnded, DealStarted, Declared, Discarded, DropKind, Dropped,
-                                  Drew, EndReason, Event, Reshuffled, TimedOut)
+from rummy21.game.events import (
+                                  DealEnded,
+                                  DealStarted,
+                                  Declared,
+                                  Discarded,
+                                  Drew,
+                                  DropKind,
+                                  Dropped,
+                                  EndReason,
+                                  Event,
+                                  Reshuffled,
+                                  TimedOut,
+)
 from rummy21.game.log import dump_log, load_log
 from rummy21.game.match import DealRecord, Match
 from rummy21.game.settlement import SeatResult, Settlement, Standing
@@ -17,10 +27,40 @@ from rummy21.game.table import Table
 from rummy21.game.view import OpenCard, Phase, PublicEvent, SeatInfo, View
 
 __all__ = [
-    "Action", "Declare", "Discard", "Draw", "Drop", "Source", "TimeOut", "parse_action",
-    "GameError", "IllegalActionError", "ReplayError", "SetupError",
-    "DealEnded", "DealStarted", "Declared", "Discarded", "DropKind", "Dropped", "Drew",
-    "EndReason", "Event", "Reshuffled", "TimedOut", "dump_log", "load_log",
-    "DealRecord", "Match", "SeatResult", "Settlement", "Standing", "Table",
-    "OpenCard", "Phase", "PublicEvent", "SeatInfo", "View",
+                                  "Action",
+                                  "DealEnded",
+                                  "DealRecord",
+                                  "DealStarted",
+                                  "Declare",
+                                  "Declared",
+                                  "Discard",
+                                  "Discarded",
+                                  "Draw",
+                                  "Drew",
+                                  "Drop",
+                                  "DropKind",
+                                  "Dropped",
+                                  "EndReason",
+                                  "Event",
+                                  "GameError",
+                                  "IllegalActionError",
+                                  "Match",
+                                  "OpenCard",
+                                  "Phase",
+                                  "PublicEvent",
+                                  "ReplayError",
+                                  "Reshuffled",
+                                  "SeatInfo",
+                                  "SeatResult",
+                                  "Settlement",
+                                  "SetupError",
+                                  "Source",
+                                  "Standing",
+                                  "Table",
+                                  "TimeOut",
+                                  "TimedOut",
+                                  "View",
+                                  "dump_log",
+                                  "load_log",
+                                  "parse_action",
 ]

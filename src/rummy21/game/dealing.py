@@ -62,7 +62,7 @@ def deal_shoe(shoe: Sequence[Card], players: int, dealer: int, hand_size: int) -
     if len(shoe) < len(order) + 2:
         raise SetupError(f"a shoe of {len(shoe)} cards cannot deal {players} hands")
     hands: list[list[Card]] = [[] for _ in range(players)]
-    for seat, card in zip(order, shoe):
+    for seat, card in zip(order, shoe, strict=False):
         hands[seat].append(card)
     n = len(order)
     cut, open_card = shoe[n], shoe[n + 1]

@@ -213,7 +213,7 @@ def settle(rules: RuleSet, jokers: Jokers, dealer: int, reason: EndReason, winne
             if a.seat != b.seat:
                 pay[a.seat][b.seat] += values[b.seat] - values[a.seat]
     nets = [0] * n
-    for s, net in zip(takers, value_net([values[s.seat] for s in takers])):
+    for s, net in zip(takers, value_net([values[s.seat] for s in takers]), strict=True):
         nets[s.seat] = net
     before = [-sum(row) for row in pay]
     if rules.total_loss_cap is not None:

@@ -31,12 +31,23 @@ from typing import Any
 
 from rummy21.analysis import Option
 from rummy21.cards import ALL_CARDS, TYPE_COUNT, Card, MissingCard, counts_of, without
-from rummy21.game.actions import (Action, Declare, Discard, Draw, Drop, Source, TimeOut, as_card)
+from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source, TimeOut, as_card
 from rummy21.game.dealing import check_shoe, deal_shoe, shuffled_shoe
 from rummy21.game.declaration import Verdict, judge
 from rummy21.game.errors import IllegalActionError, ReplayError, SetupError
-from rummy21.game.events import (DealEnded, DealStarted, Declared, Discarded, DropKind, Dropped,
-                                  Drew, EndReason, Event, Reshuffled, TimedOut)
+from rummy21.game.events import (
+    DealEnded,
+    DealStarted,
+    Declared,
+    Discarded,
+    Drew,
+    DropKind,
+    Dropped,
+    EndReason,
+    Event,
+    Reshuffled,
+    TimedOut,
+)
 from rummy21.game.log import load_log
 from rummy21.game.settlement import SeatEnd, Settlement, Standing, settle
 from rummy21.game.turn import drop_cost, drop_kind, drop_points, kept_after_taking, why_not_take
@@ -599,7 +610,7 @@ class Table:
             except IllegalActionError as error:
                 raise ReplayError(f"record {number} ({event.kind}) is illegal: {error}") from None
         produced = table._log
-        for number, (mine, theirs) in enumerate(zip(produced, events), 1):
+        for number, (mine, theirs) in enumerate(zip(produced, events, strict=False), 1):
             if mine != theirs:
                 raise ReplayError(f"record {number} differs on replay: expected "
                                   f"{theirs.to_dict()}, got {mine.to_dict()}")

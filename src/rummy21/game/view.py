@@ -20,8 +20,18 @@ from typing import Any
 
 from rummy21.cards import Card
 from rummy21.game.actions import Source
-from rummy21.game.events import (DealEnded, DealStarted, Declared, Discarded, DropKind, Dropped,
-                                  Drew, Event, Reshuffled, TimedOut)
+from rummy21.game.events import (
+    DealEnded,
+    DealStarted,
+    Declared,
+    Discarded,
+    Drew,
+    DropKind,
+    Dropped,
+    Event,
+    Reshuffled,
+    TimedOut,
+)
 from rummy21.game.settlement import Standing
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet

@@ -49,10 +49,23 @@ from rummy21.game.errors import IllegalActionError
 from rummy21.server import present, repository
 from rummy21.server.connection import Connection
 from rummy21.server.model import RoomConfig, RoomError, Settings, TableFactory
-from rummy21.server.protocol import (ArrangeMsg, AutoplayMsg, CheckDeclareMsg, CreateTable,
-                                     GroupsMsg, HelloMsg, JoinTable, PingMsg, ProtocolError,
-                                     ReadyMsg, check_code, error_message, groups_of,
-                                     parse_message, to_action)
+from rummy21.server.protocol import (
+    ArrangeMsg,
+    AutoplayMsg,
+    CheckDeclareMsg,
+    CreateTable,
+    GroupsMsg,
+    HelloMsg,
+    JoinTable,
+    PingMsg,
+    ProtocolError,
+    ReadyMsg,
+    check_code,
+    error_message,
+    groups_of,
+    parse_message,
+    to_action,
+)
 from rummy21.server.replay import replay_deal
 from rummy21.server.room import Room, Rooms
 from rummy21.server.store import Store
@@ -338,7 +351,7 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
             conn.stop()
             try:
                 await asyncio.wait_for(pump, timeout=5)
-            except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+            except (TimeoutError, Exception):
                 pump.cancel()
 
     return app
@@ -366,7 +379,7 @@ async def _serve(room: Room, conn: Connection, websocket: WebSocket,
     while True:
         try:
             payload = await _receive(websocket, HELLO_SECONDS if seat is None else None)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             conn.send(error_message("unauthorized", "say hello with your seat's token first"))
             conn.stop(4401)
             return
@@ -404,7 +417,7 @@ async def _serve(room: Room, conn: Connection, websocket: WebSocket,
             conn.send(error_message(error.code, error.message, msg_id))
         except (IllegalActionError, CardError) as error:
             conn.send(error_message("illegal", str(error), msg_id))
-        except Exception:  # noqa: BLE001  (a bug must not cost the player the connection)
+        except Exception:
             log.exception("room %s: message from seat %s failed", room.code, seat)
             conn.send(error_message("server", "the server could not handle that message",
                                     msg_id))

@@ -26,11 +26,11 @@ from rummy21.bots.advice import advise, layout_of
 from rummy21.cards import ALL_CARDS, Card, CardError, MissingCard, counts_of, without
 from rummy21.game.events import Declared
 from rummy21.game.match import DealSummary
+from rummy21.game.narration import narrate, plain
 from rummy21.game.settlement import Settlement, Standing
 from rummy21.game.table import Table
-from rummy21.game.narration import narrate, plain
 from rummy21.game.view import Phase, PublicEvent, View
-from rummy21.groups import Group, GroupKind, classify, explain
+from rummy21.groups import Group, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.server.model import SeatKind

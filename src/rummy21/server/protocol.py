@@ -26,8 +26,17 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
-                      ValidationError, field_validator, model_validator)
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from rummy21.cards import Card, CardError
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source

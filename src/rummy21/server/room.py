@@ -47,14 +47,21 @@ from rummy21.game.match import DealSummary, Match, deal_seed
 from rummy21.game.table import Table
 from rummy21.server import present, repository
 from rummy21.server.connection import Connection
-from rummy21.server.model import (RoomConfig, RoomError, RoomStatus, SeatKind, SeatSlot,
-                                  Settings)
+from rummy21.server.model import RoomConfig, RoomError, RoomStatus, SeatKind, SeatSlot, Settings
 from rummy21.server.repository import StoredRoom
 from rummy21.server.scheduler import BotTurn, DeadlineKind, Due, Scheduler, Step
 from rummy21.server.store import Store, utcnow
 
-__all__ = ["Room", "Rooms", "RoomConfig", "RoomError", "Settings", "deal_seed", "hash_token",
-           "new_code"]
+__all__ = [
+    "Room",
+    "RoomConfig",
+    "RoomError",
+    "Rooms",
+    "Settings",
+    "deal_seed",
+    "hash_token",
+    "new_code",
+]
 
 log = logging.getLogger("rummy21.server")
 
@@ -167,7 +174,7 @@ class Room:
             try:
                 await store.write([partial(repository.insert_room, code=code, config=config,
                                            seed=seed, slots=slots, now=now)])
-            except Exception as error:  # noqa: BLE001  (a code collision: try another)
+            except Exception as error:
                 log.info("room code %s not stored (%s); trying another", code, error)
                 continue
             async with room.lock:
@@ -484,7 +491,7 @@ class Rooms:
         for code in await self.store.read(repository.open_room_codes):
             try:
                 room = await Room.open(self.store, self.settings, code)
-            except Exception:  # noqa: BLE001  (one broken room must not keep the server down)
+            except Exception:
                 log.exception("room %s could not be rebuilt", code)
                 continue
             if room is not None:

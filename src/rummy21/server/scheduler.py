@@ -211,7 +211,7 @@ class Scheduler:
             task.cancel()
             try:
                 await task
-            except BaseException:  # noqa: BLE001
+            except BaseException:
                 pass
 
     async def _run(self, job: Callable[[Due, int], Coroutine[Any, Any, None]], due: Due,
@@ -222,7 +222,7 @@ class Scheduler:
             raise
         except RoomError as error:
             log.warning("room %s: %s", self.room.code, error.message)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("room %s: background step failed", self.room.code)
 
     def _still(self, due: Due, version: int) -> bool:

@@ -26,8 +26,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import (BigInteger, Column, DateTime, Integer, MetaData, String, Table, Text,
-                        create_engine, event)
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
@@ -115,7 +125,7 @@ def make_engine(url: str) -> Engine:
 
 
 class _Job:
-    __slots__ = ("ops", "done", "read")
+    __slots__ = ("done", "ops", "read")
 
     def __init__(self, ops: list[Op], done: Callable[[Any, BaseException | None], None],
                  read: bool) -> None:
@@ -228,7 +238,7 @@ class Store:
         try:
             with self.engine.connect() as conn:
                 value = job.ops[0](conn)
-        except BaseException as error:  # noqa: BLE001  (handed to the waiting caller)
+        except BaseException as error:
             job.done(None, error)
         else:
             job.done(value, None)
@@ -236,7 +246,7 @@ class Store:
     def _commit(self, jobs: list[_Job]) -> None:
         try:
             results = self._transaction(jobs)
-        except Exception:  # noqa: BLE001
+        except Exception:
             if len(jobs) == 1:
                 log.exception("database write failed")
                 self._run_alone(jobs[0])
@@ -247,7 +257,7 @@ class Store:
             return
         self.batches += 1
         self.commits += len(jobs)
-        for job, value in zip(jobs, results):
+        for job, value in zip(jobs, results, strict=True):
             job.done(value, None)
 
     def _transaction(self, jobs: list[_Job]) -> list[Any]:
@@ -263,7 +273,7 @@ class Store:
     def _run_alone(self, job: _Job) -> None:
         try:
             value = self._transaction([job])[0]
-        except BaseException as error:  # noqa: BLE001
+        except BaseException as error:
             job.done(None, error)
         else:
             self.batches += 1
