@@ -2,7 +2,8 @@
 
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-const STAR = '<svg viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M12 2l2.9 6.5 7.1.7-5.4 4.7 1.6 7-6.2-3.7-6.2 3.7 1.6-7L2 9.2l7.1-.7z"/></svg>';
+const STAR =
+  '<svg viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M12 2l2.9 6.5 7.1.7-5.4 4.7 1.6 7-6.2-3.7-6.2 3.7 1.6-7L2 9.2l7.1-.7z"/></svg>';
 
 export function parseCard(text) {
   if (text === "JK") return { text, rank: 0, rankName: "JK", suit: null, red: false };
@@ -74,7 +75,10 @@ export function cardEl(text, jokers, opts = {}) {
   if (c.suit === null) {
     classes.push("printed");
   } else if (c.red) classes.push("red");
-  if (joker) { classes.push("is-joker"); title += " — joker"; }
+  if (joker) {
+    classes.push("is-joker");
+    title += " — joker";
+  }
   if (value) title += " — value card";
   const node = el("div", { class: classes.join(" "), title, dataset: { card: text } });
   // The marks sit under the corner index: the part of a card that stays visible in a fan.
@@ -98,8 +102,11 @@ export function backEl(size) {
 }
 
 export function cardsRow(cards, jokers, opts = {}) {
-  return el("div", { class: "cards-row" + (opts.overlap ? " overlap" : "") },
-    cards.map((c) => cardEl(c, jokers, opts)));
+  return el(
+    "div",
+    { class: "cards-row" + (opts.overlap ? " overlap" : "") },
+    cards.map((c) => cardEl(c, jokers, opts)),
+  );
 }
 
 export async function api(path, options = {}) {
@@ -108,7 +115,11 @@ export async function api(path, options = {}) {
   if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
   const response = await fetch(path, init);
   let data = null;
-  try { data = await response.json(); } catch (_) { data = null; }
+  try {
+    data = await response.json();
+  } catch (_) {
+    data = null;
+  }
   if (!response.ok) {
     const message = (data && (data.error || data.detail)) || `${response.status} ${response.statusText}`;
     throw new Error(message);
@@ -119,7 +130,11 @@ export async function api(path, options = {}) {
 const KEY = "rummy21:seat:";
 
 export function getSeat(code) {
-  try { return JSON.parse(localStorage.getItem(KEY + code) || "null"); } catch (_) { return null; }
+  try {
+    return JSON.parse(localStorage.getItem(KEY + code) || "null");
+  } catch (_) {
+    return null;
+  }
 }
 
 export function setSeat(code, data) {
@@ -131,7 +146,11 @@ export function mySeats() {
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
     if (key && key.startsWith(KEY)) {
-      try { out.push({ code: key.slice(KEY.length), ...JSON.parse(localStorage.getItem(key)) }); } catch (_) { /* skip */ }
+      try {
+        out.push({ code: key.slice(KEY.length), ...JSON.parse(localStorage.getItem(key)) });
+      } catch (_) {
+        /* skip */
+      }
     }
   }
   return out.sort((a, b) => (b.saved || 0) - (a.saved || 0));

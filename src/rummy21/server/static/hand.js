@@ -7,14 +7,21 @@ import { allIds, cardOf, moveCards } from "/static/layout.js";
 
 const DRAG_START = 7;
 // Group names short enough for a phone's narrow groups.
-const SHORT = { pure_sequence: "pure", impure_sequence: "impure", set: "set", tunnela: "tunnela", dublee: "dublee", joker_group: "jokers" };   // px a pointer moves before a press becomes a drag
+const SHORT = {
+  pure_sequence: "pure",
+  impure_sequence: "impure",
+  set: "set",
+  tunnela: "tunnela",
+  dublee: "dublee",
+  joker_group: "jokers",
+}; // px a pointer moves before a press becomes a drag
 
 export function createHand(root, ctx) {
-  const nodes = new Map();     // id -> card node (kept across renders)
-  const selected = new Set();  // ids
-  let focusId = null;          // the card that holds the keyboard focus (roving tabindex)
-  let press = null;            // a pointer pressed on a card: {id, node, x, y, active, ...}
-  let deferred = false;        // a redraw is waiting for the drop
+  const nodes = new Map(); // id -> card node (kept across renders)
+  const selected = new Set(); // ids
+  let focusId = null; // the card that holds the keyboard focus (roving tabindex)
+  let press = null; // a pointer pressed on a card: {id, node, x, y, active, ...}
+  let deferred = false; // a redraw is waiting for the drop
 
   // ---------------------------------------------------------------- drawing
   function cardNode(id) {
@@ -36,9 +43,13 @@ export function createHand(root, ctx) {
     node.classList.toggle("blocked", blocked);
     node.classList.toggle("advised", ctx.advised() === id);
     node.setAttribute("aria-pressed", isSelected ? "true" : "false");
-    node.setAttribute("aria-label", cardName(card, ctx.jokers())
-      + (isNew ? ", just drawn" : "") + (blocked ? ", just taken: cannot be discarded this turn" : "")
-      + (ctx.advised() === id ? ", advised discard" : ""));
+    node.setAttribute(
+      "aria-label",
+      cardName(card, ctx.jokers()) +
+        (isNew ? ", just drawn" : "") +
+        (blocked ? ", just taken: cannot be discarded this turn" : "") +
+        (ctx.advised() === id ? ", advised discard" : ""),
+    );
     node.tabIndex = id === focusId ? 0 : -1;
     return node;
   }
@@ -53,18 +64,42 @@ export function createHand(root, ctx) {
       cls += label.pure ? " pure" : " ok";
       kind = label.label + (label.pure ? " ✓" : "");
       short = (SHORT[label.kind] || label.label) + (label.pure ? " ✓" : "");
-    } else if (label) { cls += " bad"; kind = "not valid"; short = "not valid"; }
+    } else if (label) {
+      cls += " bad";
+      kind = "not valid";
+      short = "not valid";
+    }
     const name = `Group ${index + 1}: ${label ? (label.valid ? label.label : "not valid, " + prettyText(label.reason)) : "being checked"}`;
-    return el("div", { class: cls, dataset: { group: String(index) }, role: "group", "aria-label": name },
-      el("div", { class: "g-label" },
-        el("span", { class: "k long" }, kind), el("span", { class: "k short", "aria-hidden": "true" }, short),
-        el("button", { class: "g-x", type: "button", title: "Break this group up", "aria-label": `break group ${index + 1} up`, dataset: { ungroup: String(index) } }, "×")),
+    return el(
+      "div",
+      { class: cls, dataset: { group: String(index) }, role: "group", "aria-label": name },
+      el(
+        "div",
+        { class: "g-label" },
+        el("span", { class: "k long" }, kind),
+        el("span", { class: "k short", "aria-hidden": "true" }, short),
+        el(
+          "button",
+          {
+            class: "g-x",
+            type: "button",
+            title: "Break this group up",
+            "aria-label": `break group ${index + 1} up`,
+            dataset: { ungroup: String(index) },
+          },
+          "×",
+        ),
+      ),
       label && !label.valid ? el("div", { class: "g-reason" }, prettyText(label.reason)) : null,
-      el("div", { class: "g-cards" }, ids.map(cardNode)));
+      el("div", { class: "g-cards" }, ids.map(cardNode)),
+    );
   }
 
   function render() {
-    if (press) { deferred = true; return; }
+    if (press) {
+      deferred = true;
+      return;
+    }
     deferred = false;
     const deal = ctx.deal();
     const layout = ctx.layout();
@@ -79,18 +114,34 @@ export function createHand(root, ctx) {
     for (const id of [...nodes.keys()]) if (!ids.includes(id)) nodes.delete(id);
     if (!focusId || !ids.includes(focusId)) focusId = ids[0] || null;
     const hadFocus = root.contains(document.activeElement) && document.activeElement.classList.contains("card");
-    const loose = el("div", { class: "group loose" + (layout.loose.length ? "" : " empty"), dataset: { group: "loose" }, role: "group", "aria-label": `Ungrouped: ${layout.loose.length} cards` },
-      el("div", { class: "g-label" }, el("span", { class: "k" }, layout.groups.length ? "ungrouped" : "your cards"),
-        el("span", { class: "muted" }, `${layout.loose.length} card${layout.loose.length === 1 ? "" : "s"}`)),
-      el("div", { class: "g-cards" }, layout.loose.map(cardNode)));
-    root.replaceChildren(...layout.groups.map(groupBox), loose,
-      el("div", { class: "newgroup", dataset: { group: "new" }, "aria-hidden": "true" }, "drop here: new group"));
+    const loose = el(
+      "div",
+      {
+        class: "group loose" + (layout.loose.length ? "" : " empty"),
+        dataset: { group: "loose" },
+        role: "group",
+        "aria-label": `Ungrouped: ${layout.loose.length} cards`,
+      },
+      el(
+        "div",
+        { class: "g-label" },
+        el("span", { class: "k" }, layout.groups.length ? "ungrouped" : "your cards"),
+        el("span", { class: "muted" }, `${layout.loose.length} card${layout.loose.length === 1 ? "" : "s"}`),
+      ),
+      el("div", { class: "g-cards" }, layout.loose.map(cardNode)),
+    );
+    root.replaceChildren(
+      ...layout.groups.map(groupBox),
+      loose,
+      el("div", { class: "newgroup", dataset: { group: "new" }, "aria-hidden": "true" }, "drop here: new group"),
+    );
     if (hadFocus && focusId) nodes.get(focusId)?.focus({ preventScroll: true });
   }
 
   // ---------------------------------------------------------------- selection
   function toggle(id) {
-    if (selected.has(id)) selected.delete(id); else selected.add(id);
+    if (selected.has(id)) selected.delete(id);
+    else selected.add(id);
     focusId = id;
     render();
     ctx.selectionChanged();
@@ -108,8 +159,20 @@ export function createHand(root, ctx) {
     const node = event.target.closest(".card[data-id]");
     if (!node || !root.contains(node) || event.button > 0 || press) return;
     event.preventDefault();
-    press = { id: node.dataset.id, node, x: event.clientX, y: event.clientY, active: false, target: null, pointer: event.pointerId };
-    try { node.setPointerCapture(event.pointerId); } catch (_) { /* already released */ }
+    press = {
+      id: node.dataset.id,
+      node,
+      x: event.clientX,
+      y: event.clientY,
+      active: false,
+      target: null,
+      pointer: event.pointerId,
+    };
+    try {
+      node.setPointerCapture(event.pointerId);
+    } catch (_) {
+      /* already released */
+    }
     node.addEventListener("pointermove", onPointerMove);
     node.addEventListener("pointerup", onPointerUp);
     node.addEventListener("pointercancel", onPointerCancel);
@@ -129,8 +192,13 @@ export function createHand(root, ctx) {
       press.active = true;
       press.ids = moving();
       const rect = press.node.getBoundingClientRect();
-      press.dx = press.x - rect.left; press.dy = press.y - rect.top;
-      press.ghost = el("div", { class: "drag-ghost" }, press.ids.map((id) => cardEl(cardOf(id), ctx.jokers())));
+      press.dx = press.x - rect.left;
+      press.dy = press.y - rect.top;
+      press.ghost = el(
+        "div",
+        { class: "drag-ghost" },
+        press.ids.map((id) => cardEl(cardOf(id), ctx.jokers())),
+      );
       document.body.append(press.ghost);
       for (const id of press.ids) nodes.get(id)?.classList.add("dragging");
       ctx.dragging(press.ids.map(cardOf));
@@ -142,7 +210,9 @@ export function createHand(root, ctx) {
 
   function clearMarks() {
     document.querySelectorAll(".droptarget-on").forEach((n) => n.classList.remove("droptarget-on"));
-    root.querySelectorAll(".insert-before, .insert-after").forEach((n) => n.classList.remove("insert-before", "insert-after"));
+    root
+      .querySelectorAll(".insert-before, .insert-after")
+      .forEach((n) => n.classList.remove("insert-before", "insert-after"));
   }
 
   function findTarget(x, y) {
@@ -160,7 +230,10 @@ export function createHand(root, ctx) {
     if (!box || !root.contains(box)) return;
     box.classList.add("droptarget-on");
     const which = box.dataset.group;
-    if (which === "new") { press.target = { kind: "new" }; return; }
+    if (which === "new") {
+      press.target = { kind: "new" };
+      return;
+    }
     const ids = which === "loose" ? ctx.layout().loose : ctx.layout().groups[Number(which)] || [];
     const cards = ids.map((id) => nodes.get(id)).filter(Boolean);
     let index = 0;
@@ -183,7 +256,11 @@ export function createHand(root, ctx) {
     node.removeEventListener("pointerup", onPointerUp);
     node.removeEventListener("pointercancel", onPointerCancel);
     node.removeEventListener("lostpointercapture", onPointerCancel);
-    try { if (node.hasPointerCapture(current.pointer)) node.releasePointerCapture(current.pointer); } catch (_) { /* gone */ }
+    try {
+      if (node.hasPointerCapture(current.pointer)) node.releasePointerCapture(current.pointer);
+    } catch (_) {
+      /* gone */
+    }
     if (current.ghost) current.ghost.remove();
     for (const n of nodes.values()) n.classList.remove("dragging");
     clearMarks();
@@ -201,23 +278,41 @@ export function createHand(root, ctx) {
   function onPointerUp(event) {
     if (!press || event.pointerId !== press.pointer) return;
     const current = finishPress();
-    if (!current.active) { render(); toggle(current.id); return; }
-    const target = current.target;
-    const still = current.ids.filter((id) => allIds(ctx.layout()).includes(id));
-    if (!target || !still.length) { render(); return; }
-    if (target.kind === "discard" || target.kind === "finish") {
+    if (!current.active) {
       render();
-      if (still.length !== 1) { ctx.refuse(`Drop one card on the ${target.kind === "discard" ? "open pile" : "finish slot"}, not ${still.length}.`); return; }
-      if (target.kind === "discard") ctx.discard(cardOf(still[0])); else ctx.finish(cardOf(still[0]));
+      toggle(current.id);
       return;
     }
-    if (target.kind === "group" && !ctx.layout().groups[target.group]) { render(); return; }
+    const target = current.target;
+    const still = current.ids.filter((id) => allIds(ctx.layout()).includes(id));
+    if (!target || !still.length) {
+      render();
+      return;
+    }
+    if (target.kind === "discard" || target.kind === "finish") {
+      render();
+      if (still.length !== 1) {
+        ctx.refuse(
+          `Drop one card on the ${target.kind === "discard" ? "open pile" : "finish slot"}, not ${still.length}.`,
+        );
+        return;
+      }
+      if (target.kind === "discard") ctx.discard(cardOf(still[0]));
+      else ctx.finish(cardOf(still[0]));
+      return;
+    }
+    if (target.kind === "group" && !ctx.layout().groups[target.group]) {
+      render();
+      return;
+    }
     moveCards(ctx.layout(), still, target);
     ctx.layoutChanged();
   }
 
   // ---------------------------------------------------------------- keyboard
-  function order() { return allIds(ctx.layout()); }
+  function order() {
+    return allIds(ctx.layout());
+  }
 
   function containerOf(id) {
     const layout = ctx.layout();
@@ -239,8 +334,15 @@ export function createHand(root, ctx) {
     const ids = order();
     const at = ids.indexOf(id);
     const here = containerOf(id);
-    if (event.key === " " || event.key === "Enter") { event.preventDefault(); toggle(id); return; }
-    if (event.key === "Escape") { select([]); return; }
+    if (event.key === " " || event.key === "Enter") {
+      event.preventDefault();
+      toggle(id);
+      return;
+    }
+    if (event.key === "Escape") {
+      select([]);
+      return;
+    }
     if (!event.shiftKey && (event.key === "ArrowRight" || event.key === "ArrowLeft")) {
       event.preventDefault();
       focusCard(ids[Math.max(0, Math.min(ids.length - 1, at + (event.key === "ArrowRight" ? 1 : -1)))]);
@@ -259,7 +361,11 @@ export function createHand(root, ctx) {
       event.preventDefault();
       const pos = here.ids.indexOf(id) + (event.key === "ArrowRight" ? 2 : -1);
       if (pos < 0 || pos > here.ids.length) return;
-      moveCards(ctx.layout(), [id], here.kind === "group" ? { kind: "group", group: here.group, index: pos } : { kind: "loose", index: pos });
+      moveCards(
+        ctx.layout(),
+        [id],
+        here.kind === "group" ? { kind: "group", group: here.group, index: pos } : { kind: "loose", index: pos },
+      );
       ctx.layoutChanged();
       focusCard(id);
       return;
@@ -286,7 +392,9 @@ export function createHand(root, ctx) {
   root.addEventListener("pointerdown", onPointerDown);
   root.addEventListener("keydown", onKeyDown);
   root.addEventListener("click", onClick);
-  root.addEventListener("contextmenu", (e) => { if (e.target.closest(".card")) e.preventDefault(); });
+  root.addEventListener("contextmenu", (e) => {
+    if (e.target.closest(".card")) e.preventDefault();
+  });
 
   return {
     render,

@@ -14,7 +14,10 @@ let step = 0;
 let timer = null;
 
 class HistoryError extends Error {
-  constructor(message, status) { super(message); this.status = status; }
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
 }
 
 // GET with the seat's token; a 403 (a private table, no seat here) gets its own message.
@@ -22,13 +25,21 @@ async function get(path) {
   const headers = mine && mine.token ? { authorization: `Bearer ${mine.token}` } : {};
   const response = await fetch(path, { headers });
   let data = null;
-  try { data = await response.json(); } catch (_) { data = null; }
+  try {
+    data = await response.json();
+  } catch (_) {
+    data = null;
+  }
   if (!response.ok) {
     const message = (data && data.error) || `${response.status} ${response.statusText}`;
     if (response.status === 403) {
-      throw new HistoryError(`${message[0].toUpperCase()}${message.slice(1)}. `
-        + (mine ? "The seat saved in this browser does not belong to this table any more."
-                : "Open it in the browser you play this table in, or ask the host for a public table."), 403);
+      throw new HistoryError(
+        `${message[0].toUpperCase()}${message.slice(1)}. ` +
+          (mine
+            ? "The seat saved in this browser does not belong to this table any more."
+            : "Open it in the browser you play this table in, or ask the host for a public table."),
+        403,
+      );
     }
     throw new HistoryError(message, response.status);
   }
@@ -39,7 +50,6 @@ function who(seat) {
   const name = names[seat] || `Seat ${seat + 1}`;
   return seat === viewer ? `${name} (you)` : name;
 }
-
 
 function showError(message) {
   $("error").textContent = message;
@@ -53,20 +63,60 @@ async function loadList() {
     const data = await get(`/api/tables/${code}/deals`);
     names = data.names;
     viewer = data.viewer;
-    $("viewer-note").textContent = viewer === null
-      ? "You watch as a spectator: no hand is shown until the end of a deal, and a dropped hand stays folded."
-      : `You see this table as ${names[viewer] || "your seat"} saw it: your own hand, the other hands face down, and at the end every hand that was laid out.`;
+    $("viewer-note").textContent =
+      viewer === null
+        ? "You watch as a spectator: no hand is shown until the end of a deal, and a dropped hand stays folded."
+        : `You see this table as ${names[viewer] || "your seat"} saw it: your own hand, the other hands face down, and at the end every hand that was laid out.`;
     $("title").textContent = `Finished deals (${data.finished.length} of ${data.deals})`;
     if (!data.finished.length) $("deals").replaceChildren(el("div", { class: "muted" }, "No deal has finished yet."));
-    else $("deals").replaceChildren(...data.finished.map((d) => el("button", {
-      class: "deal-item", type: "button", dataset: { deal: d.deal }, onclick: () => openDeal(d.deal),
-    },
-      el("span", {}, el("b", {}, `Deal ${d.deal + 1}`), ` · ${d.winner === null ? "wash" : who(d.winner) + " won"} · ${d.reason === "declared" ? "option " + d.option : d.reason.replace("_", " ")} · ${d.turns} turns`),
-      el("span", {}, d.scores.map((s, i) => el("span", { class: scoreClass(s) }, `${i ? " / " : ""}${signed(s)}`))))));
+    else
+      $("deals").replaceChildren(
+        ...data.finished.map((d) =>
+          el(
+            "button",
+            {
+              class: "deal-item",
+              type: "button",
+              dataset: { deal: d.deal },
+              onclick: () => openDeal(d.deal),
+            },
+            el(
+              "span",
+              {},
+              el("b", {}, `Deal ${d.deal + 1}`),
+              ` · ${d.winner === null ? "wash" : who(d.winner) + " won"} · ${d.reason === "declared" ? "option " + d.option : d.reason.replace("_", " ")} · ${d.turns} turns`,
+            ),
+            el(
+              "span",
+              {},
+              d.scores.map((s, i) => el("span", { class: scoreClass(s) }, `${i ? " / " : ""}${signed(s)}`)),
+            ),
+          ),
+        ),
+      );
     const totals = $("totals");
     totals.replaceChildren(
-      el("thead", {}, el("tr", {}, el("th", {}, ""), names.map((_, i) => el("th", {}, who(i))))),
-      el("tfoot", {}, el("tr", {}, el("td", {}, "Total"), data.totals.map((t) => el("td", { class: scoreClass(t) }, signed(t))))));
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", {}, ""),
+          names.map((_, i) => el("th", {}, who(i))),
+        ),
+      ),
+      el(
+        "tfoot",
+        {},
+        el(
+          "tr",
+          {},
+          el("td", {}, "Total"),
+          data.totals.map((t) => el("td", { class: scoreClass(t) }, signed(t))),
+        ),
+      ),
+    );
     totals.classList.toggle("hidden", !data.finished.length);
     const wanted = new URLSearchParams(location.search).get("deal");
     if (wanted !== null) openDeal(Number(wanted));
@@ -78,7 +128,9 @@ async function loadList() {
 
 async function openDeal(number) {
   stop();
-  document.querySelectorAll(".deal-item").forEach((n) => n.classList.toggle("active", Number(n.dataset.deal) === number));
+  document
+    .querySelectorAll(".deal-item")
+    .forEach((n) => n.classList.toggle("active", Number(n.dataset.deal) === number));
   try {
     replay = await get(`/api/tables/${code}/deals/${number}`);
   } catch (error) {
@@ -103,19 +155,54 @@ function show(index) {
   $("events").replaceChildren(...frame.events.map((e) => el("div", {}, e.text)));
   const top = frame.open_pile[frame.open_pile.length - 1];
   $("replay-felt").replaceChildren(
-    el("div", { class: "pile" }, el("span", { class: "label" }, "Stock"),
-      el("div", { class: "slot" }, backEl("small"), el("span", { class: "count" }, frame.stock_size))),
-    el("div", { class: "pile" }, el("span", { class: "label" }, "Open pile"),
-      el("div", { class: "slot" }, top ? cardEl(top.card, j, { size: "small" }) : el("div", { class: "empty-slot" }),
-        frame.open_count > 1 ? el("span", { class: "count" }, frame.open_count) : null),
-      el("div", { class: "by" }, top ? (top.by === null ? "first open card" : who(top.by)) : "")),
-    el("div", { class: "pile" }, el("span", { class: "label" }, "Cut card"), el("div", { class: "slot" }, cardEl(j.cut, j, { size: "small" }))));
-  $("replay-seats").replaceChildren(...frame.hands.map((hand, seat) => el("div", {
-    class: "replay-seat" + (frame.turn === seat ? " turn" : "") + (seat === viewer ? " mine" : ""),
-  },
-    el("span", { class: "who" }, who(seat), el("div", { class: "small muted" }, frame.standing[seat].replace("_", " "))),
-    hand === null ? hiddenHand(frame.counts[seat], frame.standing[seat])
-      : el("div", { class: "cards-row" }, hand.map((c) => cardEl(c, j, { size: "tiny" }))))));
+    el(
+      "div",
+      { class: "pile" },
+      el("span", { class: "label" }, "Stock"),
+      el("div", { class: "slot" }, backEl("small"), el("span", { class: "count" }, frame.stock_size)),
+    ),
+    el(
+      "div",
+      { class: "pile" },
+      el("span", { class: "label" }, "Open pile"),
+      el(
+        "div",
+        { class: "slot" },
+        top ? cardEl(top.card, j, { size: "small" }) : el("div", { class: "empty-slot" }),
+        frame.open_count > 1 ? el("span", { class: "count" }, frame.open_count) : null,
+      ),
+      el("div", { class: "by" }, top ? (top.by === null ? "first open card" : who(top.by)) : ""),
+    ),
+    el(
+      "div",
+      { class: "pile" },
+      el("span", { class: "label" }, "Cut card"),
+      el("div", { class: "slot" }, cardEl(j.cut, j, { size: "small" })),
+    ),
+  );
+  $("replay-seats").replaceChildren(
+    ...frame.hands.map((hand, seat) =>
+      el(
+        "div",
+        {
+          class: "replay-seat" + (frame.turn === seat ? " turn" : "") + (seat === viewer ? " mine" : ""),
+        },
+        el(
+          "span",
+          { class: "who" },
+          who(seat),
+          el("div", { class: "small muted" }, frame.standing[seat].replace("_", " ")),
+        ),
+        hand === null
+          ? hiddenHand(frame.counts[seat], frame.standing[seat])
+          : el(
+              "div",
+              { class: "cards-row" },
+              hand.map((c) => cardEl(c, j, { size: "tiny" })),
+            ),
+      ),
+    ),
+  );
   const last = step === replay.frames.length - 1;
   $("replay-result").replaceChildren(last ? resultTable(replay.result) : "");
   $("play").textContent = timer ? "Pause" : "Play";
@@ -126,42 +213,105 @@ function hiddenHand(count, standing) {
   if (!count) return el("span", { class: "small muted" }, standing === "dropped" ? "folded (dropped)" : "no cards");
   const back = backEl("tiny");
   back.title = `${count} cards, face down`;
-  return el("div", { class: "cards-row", "aria-label": `${count} cards, face down` },
-    back, el("span", { class: "small muted" }, `× ${count}`));
+  return el(
+    "div",
+    { class: "cards-row", "aria-label": `${count} cards, face down` },
+    back,
+    el("span", { class: "small muted" }, `× ${count}`),
+  );
 }
 
 function resultTable(r) {
-  return el("div", { class: "table-scroll" }, el("table", { class: "scores" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Pays"), el("th", {}, "Value"), el("th", {}, "Score"), el("th", {}, "Money"))),
-    el("tbody", {}, r.seats.map((s) => el("tr", {},
-      el("td", {}, who(s.seat) + (s.seat === r.winner ? " ★" : "") + (s.hidden ? " (folded)" : "")),
-      el("td", {}, s.rule ? `${s.penalty} (${s.rule_label})` : "—"),
-      el("td", {}, `${s.value} → ${signed(s.value_net)}`),
-      el("td", { class: scoreClass(s.score) }, signed(s.score)),
-      el("td", {}, s.money))))));
+  return el(
+    "div",
+    { class: "table-scroll" },
+    el(
+      "table",
+      { class: "scores" },
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", {}, "Seat"),
+          el("th", {}, "Pays"),
+          el("th", {}, "Value"),
+          el("th", {}, "Score"),
+          el("th", {}, "Money"),
+        ),
+      ),
+      el(
+        "tbody",
+        {},
+        r.seats.map((s) =>
+          el(
+            "tr",
+            {},
+            el("td", {}, who(s.seat) + (s.seat === r.winner ? " ★" : "") + (s.hidden ? " (folded)" : "")),
+            el("td", {}, s.rule ? `${s.penalty} (${s.rule_label})` : "—"),
+            el("td", {}, `${s.value} → ${signed(s.value_net)}`),
+            el("td", { class: scoreClass(s.score) }, signed(s.score)),
+            el("td", {}, s.money),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
-function stop() { if (timer) clearInterval(timer); timer = null; if (replay) $("play").textContent = "Play"; }
+function stop() {
+  if (timer) clearInterval(timer);
+  timer = null;
+  if (replay) $("play").textContent = "Play";
+}
 
 function play() {
-  if (timer) { stop(); return; }
+  if (timer) {
+    stop();
+    return;
+  }
   if (step >= replay.frames.length - 1) show(0);
   timer = setInterval(() => {
-    if (step >= replay.frames.length - 1) { stop(); return; }
+    if (step >= replay.frames.length - 1) {
+      stop();
+      return;
+    }
     show(step + 1);
   }, 700);
   $("play").textContent = "Pause";
 }
 
-$("first").addEventListener("click", () => { stop(); show(0); });
-$("prev").addEventListener("click", () => { stop(); show(step - 1); });
-$("next").addEventListener("click", () => { stop(); show(step + 1); });
-$("last").addEventListener("click", () => { stop(); show(replay.frames.length - 1); });
+$("first").addEventListener("click", () => {
+  stop();
+  show(0);
+});
+$("prev").addEventListener("click", () => {
+  stop();
+  show(step - 1);
+});
+$("next").addEventListener("click", () => {
+  stop();
+  show(step + 1);
+});
+$("last").addEventListener("click", () => {
+  stop();
+  show(replay.frames.length - 1);
+});
 $("play").addEventListener("click", play);
-$("slider").addEventListener("input", (e) => { stop(); show(Number(e.target.value)); });
+$("slider").addEventListener("input", (e) => {
+  stop();
+  show(Number(e.target.value));
+});
 document.addEventListener("keydown", (e) => {
   if (!replay) return;
-  if (e.key === "ArrowRight") { stop(); show(step + 1); }
-  if (e.key === "ArrowLeft") { stop(); show(step - 1); }
+  if (e.key === "ArrowRight") {
+    stop();
+    show(step + 1);
+  }
+  if (e.key === "ArrowLeft") {
+    stop();
+    show(step - 1);
+  }
 });
 loadList();

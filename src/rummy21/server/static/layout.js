@@ -6,7 +6,7 @@
 
 export const cardOf = (id) => id.split("#")[0];
 
-const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };      // black, red, black, red
+const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 }; // black, red, black, red
 const RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
 function parts(card) {
@@ -54,7 +54,10 @@ export function reconcile(layout, hand, drawn) {
   for (const c of hand) need.set(c, (need.get(c) || 0) + 1);
   const keep = (id) => {
     const c = cardOf(id);
-    if ((need.get(c) || 0) > 0) { need.set(c, need.get(c) - 1); return true; }
+    if ((need.get(c) || 0) > 0) {
+      need.set(c, need.get(c) - 1);
+      return true;
+    }
     return false;
   };
   layout.groups = layout.groups.map((g) => g.filter(keep)).filter((g) => g.length);
@@ -77,7 +80,10 @@ export function reconcile(layout, hand, drawn) {
 function remove(layout, id) {
   for (const g of layout.groups) {
     const at = g.indexOf(id);
-    if (at >= 0) { g.splice(at, 1); return; }
+    if (at >= 0) {
+      g.splice(at, 1);
+      return;
+    }
   }
   const at = layout.loose.indexOf(id);
   if (at >= 0) layout.loose.splice(at, 1);
@@ -103,7 +109,8 @@ export function moveCards(layout, ids, target) {
   }
   for (const id of present) remove(layout, id);
   if (target.kind === "new") layout.groups.push(present);
-  else if (target.kind === "loose") layout.loose.splice(Math.max(0, Math.min(index, layout.loose.length)), 0, ...present);
+  else if (target.kind === "loose")
+    layout.loose.splice(Math.max(0, Math.min(index, layout.loose.length)), 0, ...present);
   else {
     const group = layout.groups[target.group];
     group.splice(Math.max(0, Math.min(index, group.length)), 0, ...present);
@@ -151,11 +158,17 @@ export function applyArrangement(layout, arranged, keepGroups = []) {
     if (!pool.has(c)) pool.set(c, []);
     pool.get(c).push(id);
   }
-  const take = (c) => { const ids = pool.get(c); return ids && ids.length ? ids.shift() : newId(c); };
+  const take = (c) => {
+    const ids = pool.get(c);
+    return ids && ids.length ? ids.shift() : newId(c);
+  };
   const groups = arranged.groups.map((g) => g.map(take));
   const loose = sortIds(arranged.loose.map(take), layout.sort);
   let apart = null;
-  if (arranged.apart) { apart = take(arranged.apart); loose.push(apart); }
+  if (arranged.apart) {
+    apart = take(arranged.apart);
+    loose.push(apart);
+  }
   for (const ids of pool.values()) for (const id of ids) insertSorted(loose, id, layout.sort);
   layout.groups = [...kept, ...groups];
   layout.loose = loose;

@@ -11,10 +11,13 @@ function seatChoices() {
   box.replaceChildren();
   box.append(el("div", { class: "seat-choice" }, el("span", {}, "Seat 1"), el("b", {}, "You")));
   for (let seat = 1; seat < n; seat++) {
-    const select = el("select", { "aria-label": `Seat ${seat + 1}`, name: `seat${seat}` },
+    const select = el(
+      "select",
+      { "aria-label": `Seat ${seat + 1}`, name: `seat${seat}` },
       el("option", { value: "greedy" }, "Greedy bot"),
       el("option", { value: "random" }, "Random bot"),
-      el("option", { value: "human" }, "Open seat (a friend)"));
+      el("option", { value: "human" }, "Open seat (a friend)"),
+    );
     select.value = previous[seat - 1] || "greedy";
     box.append(el("div", { class: "seat-choice" }, el("span", {}, `Seat ${seat + 1}`), select));
   }
@@ -33,8 +36,12 @@ async function create(event) {
   localStorage.setItem(NAME_KEY, name);
   const seats = ["human", ...[...$("seat-choices").querySelectorAll("select")].map((s) => s.value)];
   const body = {
-    name, seats, rules: $("c-rules").value, point_value: $("c-point").value.trim() || "1",
-    turn_seconds: Number($("c-timer").value || 0), deals: Number($("c-deals").value || 1),
+    name,
+    seats,
+    rules: $("c-rules").value,
+    point_value: $("c-point").value.trim() || "1",
+    turn_seconds: Number($("c-timer").value || 0),
+    deals: Number($("c-deals").value || 1),
     public_history: $("c-public").checked,
   };
   $("create-btn").disabled = true;
@@ -67,8 +74,9 @@ function listMine() {
   const mine = mySeats().slice(0, 12);
   if (!mine.length) return;
   $("mine").classList.remove("hidden");
-  $("mine-list").replaceChildren(...mine.map((m) =>
-    el("a", { class: "pill code", href: `/t/${m.code}` }, `${m.code} · seat ${m.seat + 1}`)));
+  $("mine-list").replaceChildren(
+    ...mine.map((m) => el("a", { class: "pill code", href: `/t/${m.code}` }, `${m.code} · seat ${m.seat + 1}`)),
+  );
 }
 
 function fan() {

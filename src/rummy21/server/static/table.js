@@ -2,39 +2,56 @@
 // piece of advice. The page keeps only the player's own layout of the hand (in localStorage)
 // and draws everything. The hand itself lives in hand.js, the layout model in layout.js.
 import {
-  api, backEl, cardEl, codeFromPath, el, getSeat, prettyCard, prettyText, scoreClass, setSeat,
+  api,
+  backEl,
+  cardEl,
+  codeFromPath,
+  el,
+  getSeat,
+  prettyCard,
+  prettyText,
+  scoreClass,
+  setSeat,
   signed,
 } from "/static/cards.js";
 import { createHand } from "/static/hand.js";
 import {
-  allIds, applyArrangement, cardOf, emptyLayout, groupCards, reconcile, sortLoose, ungroup,
+  allIds,
+  applyArrangement,
+  cardOf,
+  emptyLayout,
+  groupCards,
+  reconcile,
+  sortLoose,
+  ungroup,
 } from "/static/layout.js";
 
 const $ = (id) => document.getElementById(id);
 const code = codeFromPath();
 let seatInfo = getSeat(code);
 let ws = null;
-let state = null;            // the last "state" message
-let offset = 0;              // server clock minus ours, in ms
+let state = null; // the last "state" message
+let offset = 0; // server clock minus ours, in ms
 let nextId = 1;
-let busy = false;            // an action is on its way
+let busy = false; // an action is on its way
 let retry = 0;
 let layout = emptyLayout(-1);
-let labelCache = new Map();  // group key -> label from the server
-let reading = null;          // the server's reading of the hand
-let readingKey = "";         // ...of which cards
-let labelsKey = "";          // the layout whose labels were last received
-let inflight = null;         // the "groups" request on its way
-const pending = new Map();   // message id -> callback(reply)
-let openModal = null;        // {kind, close, deal?}
-let arrangeOnDeal = -1;      // the deal whose hand is laid out by the server when it arrives
-let dragCards = null;        // the cards being dragged (for the drop targets)
+let labelCache = new Map(); // group key -> label from the server
+let reading = null; // the server's reading of the hand
+let readingKey = ""; // ...of which cards
+let labelsKey = ""; // the layout whose labels were last received
+let inflight = null; // the "groups" request on its way
+const pending = new Map(); // message id -> callback(reply)
+let openModal = null; // {kind, close, deal?}
+let arrangeOnDeal = -1; // the deal whose hand is laid out by the server when it arrives
+let dragCards = null; // the cards being dragged (for the drop targets)
 let lastTurnKey = "";
 let tips = localStorage.getItem("rummy21:tips") !== "off";
 
 // ------------------------------------------------------------------ helpers
 const names = () => (state ? state.room.seats.map((s) => s.name) : []);
-const nameOf = (seat) => (seat === null || seat === undefined ? "" : seat === state?.you ? "You" : names()[seat] || `Seat ${seat + 1}`);
+const nameOf = (seat) =>
+  seat === null || seat === undefined ? "" : seat === state?.you ? "You" : names()[seat] || `Seat ${seat + 1}`;
 const deal = () => state && state.deal;
 const jokers = () => deal()?.jokers || state?.result?.jokers || null;
 const now = () => Date.now() + offset;
@@ -44,7 +61,10 @@ const myTurn = () => !!(state && state.room.status === "playing" && deal()?.my_t
 const phase = () => deal()?.phase;
 
 function send(message, onReply) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) { toast("Not connected — reconnecting…"); return null; }
+  if (!ws || ws.readyState !== WebSocket.OPEN) {
+    toast("Not connected — reconnecting…");
+    return null;
+  }
   const id = nextId++;
   if (onReply) pending.set(id, onReply);
   ws.send(JSON.stringify({ ...message, id }));
@@ -57,17 +77,25 @@ function toast(text, kind = "error") {
   setTimeout(() => box.remove(), kind === "error" ? 5200 : 3600);
 }
 
-function layoutKey() { return `rummy21:layout:${code}:${seatInfo?.seat}`; }
+function layoutKey() {
+  return `rummy21:layout:${code}:${seatInfo?.seat}`;
+}
 
 function saveLayout() {
-  try { localStorage.setItem(layoutKey(), JSON.stringify(layout)); } catch (_) { /* full */ }
+  try {
+    localStorage.setItem(layoutKey(), JSON.stringify(layout));
+  } catch (_) {
+    /* full */
+  }
 }
 
 function loadLayout(dealNo) {
   try {
     const saved = JSON.parse(localStorage.getItem(layoutKey()) || "null");
     if (saved && saved.deal === dealNo && Array.isArray(saved.groups)) return { ...emptyLayout(dealNo), ...saved };
-  } catch (_) { /* ignore */ }
+  } catch (_) {
+    /* ignore */
+  }
   return null;
 }
 
@@ -76,7 +104,7 @@ const hand = createHand($("hand"), {
   layout: () => layout,
   deal,
   jokers,
-  jokerKey: () => (jokers()?.cut || ""),
+  jokerKey: () => jokers()?.cut || "",
   label: (cards) => labelCache.get(groupKey(cards)),
   advised: () => advisedId(),
   emptyText: () => {
@@ -87,9 +115,22 @@ const hand = createHand($("hand"), {
     return d ? "" : "Your cards appear here when the deal starts.";
   },
   selectionChanged: () => renderActions(),
-  layoutChanged: () => { saveLayout(); hand.render(); renderActions(); requestLabels(); },
-  ungroup: (index) => { ungroup(layout, index); saveLayout(); hand.render(); requestLabels(); },
-  dragging: (cards) => { dragCards = cards; markDropTargets(); },
+  layoutChanged: () => {
+    saveLayout();
+    hand.render();
+    renderActions();
+    requestLabels();
+  },
+  ungroup: (index) => {
+    ungroup(layout, index);
+    saveLayout();
+    hand.render();
+    requestLabels();
+  },
+  dragging: (cards) => {
+    dragCards = cards;
+    markDropTargets();
+  },
   refuse: (text) => toast(text),
   discard: (card) => discardCard(card),
   finish: (card) => askDeclare(card),
@@ -112,13 +153,15 @@ function syncLayout() {
     const saved = loadLayout(dealNo);
     layout = saved || emptyLayout(dealNo);
     labelCache = new Map();
-    if (!saved && d.hand.length) arrangeOnDeal = dealNo;   // a fresh deal: show its best groups
+    if (!saved && d.hand.length) arrangeOnDeal = dealNo; // a fresh deal: show its best groups
   }
   reconcile(layout, d.hand, d.my_turn ? d.drawn : null);
   saveLayout();
   if (arrangeOnDeal === dealNo && d.hand.length && !layout.own) {
     arrangeOnDeal = -1;
-    send({ type: "arrange" }, (reply) => { if (reply.type === "arranged" && !layout.own) useArrangement(reply, []); });
+    send({ type: "arrange" }, (reply) => {
+      if (reply.type === "arranged" && !layout.own) useArrangement(reply, []);
+    });
   }
 }
 
@@ -126,15 +169,31 @@ function syncLayout() {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
   ws = new WebSocket(`${scheme}${location.host}/ws/${code}`);
-  ws.onopen = () => { retry = 0; inflight = null; ws.send(JSON.stringify({ type: "hello", token: seatInfo.token, id: 0 })); };
+  ws.onopen = () => {
+    retry = 0;
+    inflight = null;
+    ws.send(JSON.stringify({ type: "hello", token: seatInfo.token, id: 0 }));
+  };
   ws.onmessage = (event) => onMessage(JSON.parse(event.data));
   ws.onclose = (event) => {
     setConn(false);
     busy = false;
-    for (const [id, handler] of pending) { pending.delete(id); handler({ type: "error", error: "connection lost" }); }
-    if (event.code === 4404) { setStatus("There is no such table."); return; }
-    if (event.code === 4401) { setStatus("This browser's seat key is not valid at this table."); return; }
-    if (event.code === 4429) { setStatus("Too many attempts from this address: wait a minute and reload."); return; }
+    for (const [id, handler] of pending) {
+      pending.delete(id);
+      handler({ type: "error", error: "connection lost" });
+    }
+    if (event.code === 4404) {
+      setStatus("There is no such table.");
+      return;
+    }
+    if (event.code === 4401) {
+      setStatus("This browser's seat key is not valid at this table.");
+      return;
+    }
+    if (event.code === 4429) {
+      setStatus("Too many attempts from this address: wait a minute and reload.");
+      return;
+    }
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 250 * 2 ** retry);
   };
@@ -145,16 +204,28 @@ function setConn(on) {
   $("conn-text").textContent = on ? "online" : "offline";
 }
 
-function setStatus(text) { $("status").textContent = text; }
+function setStatus(text) {
+  $("status").textContent = text;
+}
 
 function onMessage(msg) {
   const handler = msg.id !== undefined && msg.id !== null ? pending.get(msg.id) : null;
   if (handler) pending.delete(msg.id);
   switch (msg.type) {
-    case "welcome": setConn(true); break;
-    case "state": onState(msg); break;
-    case "ack": busy = false; renderActions(); requestLabels(); break;
-    case "notice": toast(msg.text, "notice"); break;
+    case "welcome":
+      setConn(true);
+      break;
+    case "state":
+      onState(msg);
+      break;
+    case "ack":
+      busy = false;
+      renderActions();
+      requestLabels();
+      break;
+    case "notice":
+      toast(msg.text, "notice");
+      break;
     case "error":
       busy = false;
       if (inflight && msg.id === inflight.id) {
@@ -172,15 +243,19 @@ function onMessage(msg) {
       if (inflight && msg.id === inflight.id) {
         msg.labels.forEach((label, i) => labelCache.set(inflight.keys[i], label));
         labelsKey = inflight.groups;
-        if (msg.reading) { reading = msg.reading; readingKey = groupKey(msg.hand || []); }
+        if (msg.reading) {
+          reading = msg.reading;
+          readingKey = groupKey(msg.hand || []);
+        }
         inflight = null;
         hand.render();
         renderReading();
         renderActions();
-        requestLabels();   // the layout or the hand may have moved on meanwhile
+        requestLabels(); // the layout or the hand may have moved on meanwhile
       }
       break;
-    default: break;
+    default:
+      break;
   }
   if (handler) handler(msg);
 }
@@ -199,7 +274,10 @@ function onState(msg) {
 function announceTurn(before) {
   const d = deal();
   const key = d ? `${state.match.deal}:${d.turns}:${d.turn}` : "";
-  if (!myTurn() || key === lastTurnKey) { if (!myTurn()) lastTurnKey = ""; return; }
+  if (!myTurn() || key === lastTurnKey) {
+    if (!myTurn()) lastTurnKey = "";
+    return;
+  }
   lastTurnKey = key;
   if (openModal && (openModal.kind === "result" || openModal.kind === "scores" || openModal.kind === "help")) {
     openModal.close();
@@ -216,13 +294,19 @@ function requestLabels() {
   labelTimer = setTimeout(() => {
     const d = deal();
     if (!d || !d.hand.length || inflight || !ws || ws.readyState !== WebSocket.OPEN) return;
-    if (busy) { requestLabels(); return; }     // an action is on its way: ask about its result
+    if (busy) {
+      requestLabels();
+      return;
+    } // an action is on its way: ask about its result
     const groups = layout.groups.map((g) => g.map(cardOf));
     const keys = groups.map(groupKey);
     const handKey = `${groupKey(d.hand)}|${d.phase}|${d.turn}|${d.blocked}`;
     if (keys.join("|") === labelsKey && handKey === readingKeyFull) return;
     const id = send({ type: "groups", groups });
-    if (id !== null) { inflight = { id, keys, groups: keys.join("|"), at: Date.now() }; readingKeyFull = handKey; }
+    if (id !== null) {
+      inflight = { id, keys, groups: keys.join("|"), at: Date.now() };
+      readingKeyFull = handKey;
+    }
   }, 40);
 }
 let readingKeyFull = "";
@@ -236,7 +320,8 @@ function render() {
   const dealNo = state.match.deal;
   $("deal-pill").textContent = dealNo >= 0 ? `Deal ${dealNo + 1}/${room.deals}` : plural(room.deals, "deal");
   $("deal-pill").title = dealNo >= 0 ? `deal ${dealNo + 1} of ${room.deals}` : "";
-  $("rules-pill").textContent = `${room.rules} · ${room.point_value}/pt` + (room.turn_seconds ? ` · ${room.turn_seconds}s turns` : " · no timer");
+  $("rules-pill").textContent =
+    `${room.rules} · ${room.point_value}/pt` + (room.turn_seconds ? ` · ${room.turn_seconds}s turns` : " · no timer");
   renderOpponents();
   renderFelt();
   renderMe();
@@ -249,7 +334,9 @@ function render() {
 }
 
 function initials(name) {
-  const words = String(name || "?").trim().split(/\s+/);
+  const words = String(name || "?")
+    .trim()
+    .split(/\s+/);
   return (words.length > 1 ? words[0][0] + words[1][0] : words[0].slice(0, 2)).toUpperCase();
 }
 
@@ -257,21 +344,43 @@ function initials(name) {
 function avatar(name, { turn = false, timed = false, me = false } = {}) {
   const ring = el("span", { class: "ring" + (turn ? " on" : "") + (turn && !timed ? " pulse" : "") });
   if (turn && timed) {
-    ring.innerHTML = '<svg viewBox="0 0 44 44" aria-hidden="true"><circle class="track" cx="22" cy="22" r="20"/><circle class="left" cx="22" cy="22" r="20" data-timer="1"/></svg>';
+    ring.innerHTML =
+      '<svg viewBox="0 0 44 44" aria-hidden="true"><circle class="track" cx="22" cy="22" r="20"/><circle class="left" cx="22" cy="22" r="20" data-timer="1"/></svg>';
   }
-  return el("span", { class: "avatar" + (me ? " me" : ""), "aria-hidden": "true" }, ring, el("span", { class: "initials" }, initials(name)));
+  return el(
+    "span",
+    { class: "avatar" + (me ? " me" : ""), "aria-hidden": "true" },
+    ring,
+    el("span", { class: "initials" }, initials(name)),
+  );
 }
 
 function seatBadges(s, info, d) {
   const badges = [];
   if (d && d.dealer === s.seat) badges.push(el("span", { class: "badge dealer", title: "dealer" }, "D"));
   if (s.kind === "bot") badges.push(el("span", { class: "badge bot" }, "bot"));
-  if (s.kind === "human" && s.autoplay) badges.push(el("span", { class: "badge bot", title: `a ${s.autoplay} bot plays for ${s.name} until they are back` }, "bot playing"));
+  if (s.kind === "human" && s.autoplay)
+    badges.push(
+      el(
+        "span",
+        { class: "badge bot", title: `a ${s.autoplay} bot plays for ${s.name} until they are back` },
+        "bot playing",
+      ),
+    );
   if (s.kind === "human" && !s.connected && !s.autoplay) badges.push(el("span", { class: "badge off" }, "offline"));
-  if (info && info.standing === "dropped") badges.push(el("span", { class: "badge out" }, info.drop === "first" ? "first drop" : "dropped"));
-  if (info && info.standing === "wrong_declaration") badges.push(el("span", { class: "badge out" }, "wrong declaration"));
+  if (info && info.standing === "dropped")
+    badges.push(el("span", { class: "badge out" }, info.drop === "first" ? "first drop" : "dropped"));
+  if (info && info.standing === "wrong_declaration")
+    badges.push(el("span", { class: "badge out" }, "wrong declaration"));
   if (info && info.standing === "declared") badges.push(el("span", { class: "badge win" }, "declared"));
-  if (info && info.timeouts) badges.push(el("span", { class: "badge off", title: "time-outs in a row" }, `${info.timeouts} time-out${info.timeouts > 1 ? "s" : ""}`));
+  if (info && info.timeouts)
+    badges.push(
+      el(
+        "span",
+        { class: "badge off", title: "time-outs in a row" },
+        `${info.timeouts} time-out${info.timeouts > 1 ? "s" : ""}`,
+      ),
+    );
   return badges;
 }
 
@@ -282,21 +391,49 @@ function renderOpponents() {
   const order = [];
   for (let k = 1; k < n; k++) order.push(seats[(state.you + k) % n]);
   $("opponents").classList.toggle("many", order.length >= 4);
-  $("opponents").replaceChildren(...order.map((s) => {
-    const info = d ? d.seats[s.seat] : null;
-    const turn = !!(d && d.turn === s.seat && state.room.status === "playing");
-    const total = state.match.totals[s.seat];
-    const out = info && info.standing !== "active";
-    const offline = s.kind === "human" && !s.connected && !s.autoplay;
-    return el("div", { class: "opp" + (turn ? " turn" : "") + (out ? " out" : "") + (offline ? " offline" : ""), dataset: { seat: s.seat }, role: "group",
-      "aria-label": `${s.name}${turn ? ", in turn" : ""}${offline ? ", offline" : ""}: ${info ? plural(info.cards, "card") : s.taken ? "seated" : "open seat"}, ${signed(total)} points` },
-      avatar(s.name, { turn, timed: turn && !!state.deadline }),
-      el("div", { class: "opp-text" },
-        el("div", { class: "opp-name" }, el("span", { class: "nm", title: s.name }, s.name), ...seatBadges(s, info, d)),
-        el("div", { class: "opp-meta" },
-          info ? el("span", { class: "cards-count" }, el("i", { class: "mini-card" }), `${info.cards}`, el("span", { class: "hide-sm" }, info.cards === 1 ? " card" : " cards")) : el("span", {}, s.taken ? "seated" : "open seat"),
-          el("span", { class: "total " + scoreClass(total) }, `${signed(total)} pts`))));
-  }));
+  $("opponents").replaceChildren(
+    ...order.map((s) => {
+      const info = d ? d.seats[s.seat] : null;
+      const turn = !!(d && d.turn === s.seat && state.room.status === "playing");
+      const total = state.match.totals[s.seat];
+      const out = info && info.standing !== "active";
+      const offline = s.kind === "human" && !s.connected && !s.autoplay;
+      return el(
+        "div",
+        {
+          class: "opp" + (turn ? " turn" : "") + (out ? " out" : "") + (offline ? " offline" : ""),
+          dataset: { seat: s.seat },
+          role: "group",
+          "aria-label": `${s.name}${turn ? ", in turn" : ""}${offline ? ", offline" : ""}: ${info ? plural(info.cards, "card") : s.taken ? "seated" : "open seat"}, ${signed(total)} points`,
+        },
+        avatar(s.name, { turn, timed: turn && !!state.deadline }),
+        el(
+          "div",
+          { class: "opp-text" },
+          el(
+            "div",
+            { class: "opp-name" },
+            el("span", { class: "nm", title: s.name }, s.name),
+            ...seatBadges(s, info, d),
+          ),
+          el(
+            "div",
+            { class: "opp-meta" },
+            info
+              ? el(
+                  "span",
+                  { class: "cards-count" },
+                  el("i", { class: "mini-card" }),
+                  `${info.cards}`,
+                  el("span", { class: "hide-sm" }, info.cards === 1 ? " card" : " cards"),
+                )
+              : el("span", {}, s.taken ? "seated" : "open seat"),
+            el("span", { class: "total " + scoreClass(total) }, `${signed(total)} pts`),
+          ),
+        ),
+      );
+    }),
+  );
 }
 
 function renderFelt() {
@@ -315,20 +452,45 @@ function renderFelt() {
   }
   stock.replaceChildren(backEl(), el("span", { class: "count", title: "cards in the stock" }, d.stock_size));
   const top = d.open_pile[d.open_pile.length - 1];
-  open.replaceChildren(top ? cardEl(top.card, j) : el("div", { class: "empty-slot" }),
-    d.open_count > 1 ? el("span", { class: "count", title: "cards in the open pile" }, d.open_count) : "");
+  open.replaceChildren(
+    top ? cardEl(top.card, j) : el("div", { class: "empty-slot" }),
+    d.open_count > 1 ? el("span", { class: "count", title: "cards in the open pile" }, d.open_count) : "",
+  );
   const topTaken = top && top.by !== null && j && (j.joker_cards || []).includes(top.card) && !d.rules.joker_pickup;
-  $("open-by").textContent = top ? (top.by === null ? "first open card" : `from ${nameOf(top.by)}`) + (topTaken ? " · joker: stays" : "") : "";
-  open.setAttribute("aria-label", top ? `open pile: ${prettyCard(top.card)}${d.can_take_open ? ", take it" : ""}` : "open pile: empty");
+  $("open-by").textContent = top
+    ? (top.by === null ? "first open card" : `from ${nameOf(top.by)}`) + (topTaken ? " · joker: stays" : "")
+    : "";
+  open.setAttribute(
+    "aria-label",
+    top ? `open pile: ${prettyCard(top.card)}${d.can_take_open ? ", take it" : ""}` : "open pile: empty",
+  );
   $("finish-pile").classList.toggle("hidden", !(myTurn() && phase() === "discard"));
   $("cut-info").replaceChildren(
     el("div", { class: "cut-card" }, el("span", { class: "label" }, "Cut"), cardEl(j.cut, j, { size: "small" })),
-    el("div", { class: "cut-text" },
-      el("div", {}, el("b", { class: "joker-mark" }, "★"), ` jokers: every ${j.wild_rank}, ${prettyCard(j.upper)}, ${prettyCard(j.lower)}, JK`),
-      el("div", {}, el("b", { class: "value-mark" }, "$"), ` value: ${j.value_cards.map(prettyCard).join(" ")}`)));
+    el(
+      "div",
+      { class: "cut-text" },
+      el(
+        "div",
+        {},
+        el("b", { class: "joker-mark" }, "★"),
+        ` jokers: every ${j.wild_rank}, ${prettyCard(j.upper)}, ${prettyCard(j.lower)}, JK`,
+      ),
+      el("div", {}, el("b", { class: "value-mark" }, "$"), ` value: ${j.value_cards.map(prettyCard).join(" ")}`),
+    ),
+  );
   const recent = d.open_pile.slice(0, -1).slice(-4).reverse();
-  $("discards").replaceChildren(...(recent.length ? [el("span", { class: "label" }, "Before")] : []),
-    ...recent.map((o) => el("div", { class: "discard-row" }, cardEl(o.card, j, { size: "tiny" }), el("span", { class: "who" }, o.by === null ? "first" : nameOf(o.by)))));
+  $("discards").replaceChildren(
+    ...(recent.length ? [el("span", { class: "label" }, "Before")] : []),
+    ...recent.map((o) =>
+      el(
+        "div",
+        { class: "discard-row" },
+        cardEl(o.card, j, { size: "tiny" }),
+        el("span", { class: "who" }, o.by === null ? "first" : nameOf(o.by)),
+      ),
+    ),
+  );
   markDropTargets();
 }
 
@@ -354,7 +516,8 @@ function statusText() {
   }
   if (!d) return "";
   if (d.my_turn) {
-    if (d.phase === "draw") return `Your turn: draw from the stock${d.can_take_open ? " or take the open card" : ""} — or drop.`;
+    if (d.phase === "draw")
+      return `Your turn: draw from the stock${d.can_take_open ? " or take the open card" : ""} — or drop.`;
     return "Your turn: discard a card (select it, or drag it to the open pile) — or declare.";
   }
   const seat = state.room.seats[d.turn];
@@ -371,8 +534,10 @@ function renderMe() {
   const d = deal();
   const info = d ? d.seats[state.you] : null;
   const total = state.match.totals[state.you];
-  $("my-avatar").replaceChildren(avatar(me.name, { turn: myTurn(), timed: myTurn() && !!state.deadline, me: true }),
-    el("span", { class: "my-total " + scoreClass(total), title: "your total" }, `${signed(total)} pts`));
+  $("my-avatar").replaceChildren(
+    avatar(me.name, { turn: myTurn(), timed: myTurn() && !!state.deadline, me: true }),
+    el("span", { class: "my-total " + scoreClass(total), title: "your total" }, `${signed(total)} pts`),
+  );
   $("me").classList.toggle("turn", myTurn());
   setStatus(statusText());
   // The host may hand the seat of an absent player to a bot.
@@ -380,12 +545,25 @@ function renderMe() {
   if (d && state.room.host === state.you && state.room.status === "playing" && d.turn !== state.you) {
     const seat = state.room.seats[d.turn];
     if (seat && seat.kind === "human" && !seat.connected && !seat.autoplay) {
-      tools.push(el("button", { class: "btn small", type: "button", id: "btn-autoplay",
-        onclick: () => send({ type: "autoplay", seat: seat.seat, bot: "greedy" }, (r) => { if (r.type === "ack") toast(`A bot plays for ${seat.name} until they are back.`, "notice"); }) },
-      `Let a bot play for ${seat.name}`));
+      tools.push(
+        el(
+          "button",
+          {
+            class: "btn small",
+            type: "button",
+            id: "btn-autoplay",
+            onclick: () =>
+              send({ type: "autoplay", seat: seat.seat, bot: "greedy" }, (r) => {
+                if (r.type === "ack") toast(`A bot plays for ${seat.name} until they are back.`, "notice");
+              }),
+          },
+          `Let a bot play for ${seat.name}`,
+        ),
+      );
     }
   }
-  if (info && info.timeouts) tools.push(el("span", { class: "badge off" }, `${info.timeouts} time-out${info.timeouts > 1 ? "s" : ""} in a row`));
+  if (info && info.timeouts)
+    tools.push(el("span", { class: "badge off" }, `${info.timeouts} time-out${info.timeouts > 1 ? "s" : ""} in a row`));
   $("me-tools").replaceChildren(...tools);
 }
 
@@ -414,30 +592,59 @@ function tick() {
     circle.classList.toggle("low", left < 8000);
   });
   const clockText = left !== null && myTurn() ? `${Math.ceil(left / 1000)}` : "";
-  document.querySelectorAll(".avatar.me .initials").forEach((n) => { n.textContent = clockText || initials(state.room.seats[state.you].name); });
+  document.querySelectorAll(".avatar.me .initials").forEach((n) => {
+    n.textContent = clockText || initials(state.room.seats[state.you].name);
+  });
   if (state.room.status === "between" || (left !== null && !myTurn())) setStatus(statusText());
   if (openModal && openModal.kind === "result") openModal.tick();
 }
 
 // What the hand would pay if another player declared now, and why (RULES §7).
 function penaltyText(r) {
-  if (r.rule === "pure_save") return [`${r.penalty}`, r.penalty ? " — the cards outside your groups (pure save)" : " — every card is in a group"];
-  if (r.rule === "dublee_save") return [`${r.penalty}`, ` — the cards outside your ${plural(r.dublees, "dublee")} (dublee save)`];
+  if (r.rule === "pure_save")
+    return [`${r.penalty}`, r.penalty ? " — the cards outside your groups (pure save)" : " — every card is in a group"];
+  if (r.rule === "dublee_save")
+    return [`${r.penalty}`, ` — the cards outside your ${plural(r.dublees, "dublee")} (dublee save)`];
   const count = r.uncapped > r.cap ? `all cards count: ${r.uncapped}, capped at ${r.cap}` : "all cards count";
-  return [`${r.penalty}`, ` — ${count}; the pure save needs ${r.pure_needed} pure groups, your cards make ${r.pure_groups}`];
+  return [
+    `${r.penalty}`,
+    ` — ${count}; the pure save needs ${r.pure_needed} pure groups, your cards make ${r.pure_groups}`,
+  ];
 }
 
 function renderReading() {
   const box = $("reading");
   const d = deal();
-  if (!d || !d.hand.length || !reading || readingKey !== groupKey(d.hand)) { box.replaceChildren(); return; }
+  if (!d || !d.hand.length || !reading || readingKey !== groupKey(d.hand)) {
+    box.replaceChildren();
+    return;
+  }
   const parts = [];
   const after = reading.cards > (d.rules.hand_size || 21);
-  if (reading.valid && !after) parts.push(el("span", { class: "valid" }, `✓ A valid hand (option ${reading.options[0]}). `));
+  if (reading.valid && !after)
+    parts.push(el("span", { class: "valid" }, `✓ A valid hand (option ${reading.options[0]}). `));
   const [points, why] = penaltyText(reading);
-  parts.push(el("span", { class: "penalty" }, after ? `After discarding ${prettyCard(reading.discard)} you'd pay ` : "You'd pay ",
-    el("b", {}, points), " if someone declared now", el("span", { class: "why" }, why), "."));
-  if (reading.value.points) parts.push(el("span", { class: "value" }, ` Value cards ${reading.value.points} pts` + (reading.value.marriages ? ` (${plural(reading.value.marriages, "marriage")})` : "") + "."));
+  parts.push(
+    el(
+      "span",
+      { class: "penalty" },
+      after ? `After discarding ${prettyCard(reading.discard)} you'd pay ` : "You'd pay ",
+      el("b", {}, points),
+      " if someone declared now",
+      el("span", { class: "why" }, why),
+      ".",
+    ),
+  );
+  if (reading.value.points)
+    parts.push(
+      el(
+        "span",
+        { class: "value" },
+        ` Value cards ${reading.value.points} pts` +
+          (reading.value.marriages ? ` (${plural(reading.value.marriages, "marriage")})` : "") +
+          ".",
+      ),
+    );
   const tip = tipText(d);
   if (tip) parts.push(el("div", { class: "tip" + (tip.go ? " go" : "") }, tip.text));
   box.replaceChildren(...parts);
@@ -445,12 +652,20 @@ function renderReading() {
 
 function tipText(d) {
   if (!reading || !myTurn()) return null;
-  if (phase() === "discard" && reading.declare) return { go: true, text: `✓ You can declare: finish with ${prettyCard(reading.discard)} (option ${reading.options[0]}).` };
+  if (phase() === "discard" && reading.declare)
+    return {
+      go: true,
+      text: `✓ You can declare: finish with ${prettyCard(reading.discard)} (option ${reading.options[0]}).`,
+    };
   if (!tips) return null;
   if (phase() === "discard" && reading.discard) return { text: `Tip: discard ${prettyCard(reading.discard)}.` };
   if (phase() === "draw" && reading.draw === "open") {
     const top = d.open_pile[d.open_pile.length - 1];
-    return { text: `Tip: take ${prettyCard(top.card)} from the open pile` + (reading.gain ? ` (penalty −${reading.gain}).` : " (it fits your groups).") };
+    return {
+      text:
+        `Tip: take ${prettyCard(top.card)} from the open pile` +
+        (reading.gain ? ` (penalty −${reading.gain}).` : " (it fits your groups)."),
+    };
   }
   if (phase() === "draw") return { text: "Tip: draw from the stock." };
   return null;
@@ -467,11 +682,14 @@ function releaseProblem() {
   const d = deal();
   if (!ids.length) return "select the card first";
   if (ids.length > 1) return "select one card only";
-  if (d && d.blocked === cardOf(ids[0])) return `${prettyCard(d.blocked)} was just taken from the open pile: it cannot leave your hand this turn`;
+  if (d && d.blocked === cardOf(ids[0]))
+    return `${prettyCard(d.blocked)} was just taken from the open pile: it cannot leave your hand this turn`;
   return null;
 }
 
-function show(id, on) { $(id).classList.toggle("hidden", !on); }
+function show(id, on) {
+  $(id).classList.toggle("hidden", !on);
+}
 
 function renderActions() {
   if (!state) return;
@@ -480,10 +698,15 @@ function renderActions() {
   const draw = playing && phase() === "draw";
   const discard = playing && phase() === "discard";
   const holding = !!(d && d.hand.length);
-  show("btn-stock", draw); show("btn-open", draw && d.can_take_open); show("btn-drop", draw);
-  show("btn-discard", discard); show("btn-declare", discard);
+  show("btn-stock", draw);
+  show("btn-open", draw && d.can_take_open);
+  show("btn-drop", draw);
+  show("btn-discard", discard);
+  show("btn-declare", discard);
   $("actions").classList.toggle("waiting", !playing);
-  $("btn-stock").disabled = busy; $("btn-open").disabled = busy; $("btn-drop").disabled = busy;
+  $("btn-stock").disabled = busy;
+  $("btn-open").disabled = busy;
+  $("btn-drop").disabled = busy;
   if (d) $("btn-drop").replaceChildren("Drop ", el("small", {}, `−${d.drop_cost}`));
   const problem = releaseProblem();
   const card = selectedCard();
@@ -491,14 +714,22 @@ function renderActions() {
   $("btn-declare").disabled = busy || !!problem;
   $("btn-discard").replaceChildren("Discard", card ? el("small", {}, " " + prettyCard(card)) : "");
   $("btn-discard").title = problem ? `Cannot discard: ${problem}.` : `Discard ${prettyCard(card)} (X)`;
-  $("btn-declare").title = problem ? `Cannot declare: ${problem}.` : `Declare with ${prettyCard(card)} on the finish slot (F)`;
+  $("btn-declare").title = problem
+    ? `Cannot declare: ${problem}.`
+    : `Declare with ${prettyCard(card)} on the finish slot (F)`;
   const count = hand.selected().length;
-  show("btn-group", holding); show("btn-sort", holding); show("btn-arrange", holding);
+  show("btn-group", holding);
+  show("btn-sort", holding);
+  show("btn-arrange", holding);
   $("btn-group").disabled = count < 2;
   $("btn-group").classList.toggle("idle", count < 2);
-  $("btn-group").title = count < 2 ? "Select two or more cards to group them (G)" : `Group the ${count} selected cards (G)`;
+  $("btn-group").title =
+    count < 2 ? "Select two or more cards to group them (G)" : `Group the ${count} selected cards (G)`;
   $("btn-group").replaceChildren("Group", count ? el("small", {}, ` ${count}`) : "");
-  $("btn-sort").replaceChildren("Sort", el("small", { class: "hide-sm" }, layout.sort === "suit" ? " by suit" : " by rank"));
+  $("btn-sort").replaceChildren(
+    "Sort",
+    el("small", { class: "hide-sm" }, layout.sort === "suit" ? " by suit" : " by rank"),
+  );
   $("btn-sort").title = `Sort your ungrouped cards ${layout.sort === "suit" ? "by rank" : "by suit"} next (R)`;
   $("stock-slot").classList.toggle("clickable", draw && !busy);
   $("open-slot").classList.toggle("clickable", (draw && !busy && d.can_take_open) || (discard && !problem));
@@ -508,8 +739,16 @@ function renderActions() {
 function renderLog() {
   const d = deal();
   const list = $("log");
-  if (!d) { list.replaceChildren(); return; }
-  list.replaceChildren(...d.history.slice().reverse().map((e) => el("li", {}, e.text)));
+  if (!d) {
+    list.replaceChildren();
+    return;
+  }
+  list.replaceChildren(
+    ...d.history
+      .slice()
+      .reverse()
+      .map((e) => el("li", {}, e.text)),
+  );
   list.setAttribute("start", String(d.events));
 }
 
@@ -524,14 +763,21 @@ function act(message, done) {
     renderActions();
     if (done) done(reply);
   });
-  if (id === null) { busy = false; renderActions(); }
+  if (id === null) {
+    busy = false;
+    renderActions();
+  }
 }
 
 function draw(source) {
   if (!myTurn() || phase() !== "draw" || busy) return;
   if (source === "open" && !deal().can_take_open) {
     const top = deal().open_pile[deal().open_pile.length - 1];
-    toast(top ? `${prettyCard(top.card)} is a joker a player discarded: it cannot be taken from the open pile.` : "The open pile is empty.");
+    toast(
+      top
+        ? `${prettyCard(top.card)} is a joker a player discarded: it cannot be taken from the open pile.`
+        : "The open pile is empty.",
+    );
     return;
   }
   act({ action: "draw", source });
@@ -543,18 +789,35 @@ function discardCard(card) {
     toast(myTurn() ? "Draw a card first." : "Wait for your turn.");
     return;
   }
-  if (card === d.blocked) { toast(`${prettyCard(card)} was just taken from the open pile: it cannot be discarded this turn. Discard another card.`); return; }
+  if (card === d.blocked) {
+    toast(
+      `${prettyCard(card)} was just taken from the open pile: it cannot be discarded this turn. Discard another card.`,
+    );
+    return;
+  }
   act({ action: "discard", card });
 }
 
 function useArrangement(reply, keepGroups) {
-  const apart = applyArrangement(layout, {
-    groups: reply.groups.map((g) => g.cards), loose: reply.loose, apart: reply.discard,
-  }, keepGroups);
-  reply.groups.forEach((g) => labelCache.set(groupKey(g.cards), { valid: true, kind: g.kind, label: g.label, pure: g.pure }));
-  if (reply.reading) { reading = reply.reading; readingKey = groupKey(deal().hand); }
+  const apart = applyArrangement(
+    layout,
+    {
+      groups: reply.groups.map((g) => g.cards),
+      loose: reply.loose,
+      apart: reply.discard,
+    },
+    keepGroups,
+  );
+  reply.groups.forEach((g) =>
+    labelCache.set(groupKey(g.cards), { valid: true, kind: g.kind, label: g.label, pure: g.pure }),
+  );
+  if (reply.reading) {
+    reading = reply.reading;
+    readingKey = groupKey(deal().hand);
+  }
   saveLayout();
-  if (apart && myTurn() && phase() === "discard") hand.select([apart]); else hand.render();
+  if (apart && myTurn() && phase() === "discard") hand.select([apart]);
+  else hand.render();
   renderReading();
   renderActions();
   requestLabels();
@@ -563,22 +826,61 @@ function useArrangement(reply, keepGroups) {
 function arrange() {
   const d = deal();
   if (!d || !d.hand.length) return;
-  const run = (keep) => send({ type: "arrange", keep: keep.map((i) => layout.groups[i].map(cardOf)) },
-    (reply) => { if (reply.type === "arranged") useArrangement(reply, keep); });
-  if (!layout.own || !layout.groups.length) { run([]); return; }
+  const run = (keep) =>
+    send({ type: "arrange", keep: keep.map((i) => layout.groups[i].map(cardOf)) }, (reply) => {
+      if (reply.type === "arranged") useArrangement(reply, keep);
+    });
+  if (!layout.own || !layout.groups.length) {
+    run([]);
+    return;
+  }
   const close = modal("arrange", [
     el("h2", {}, "Arrange your hand?"),
-    el("p", {}, `You have changed your groups. Keep your ${plural(layout.groups.length, "group")} as they are and lay out only the ungrouped cards, or start again from the best groups?`),
-    el("div", { class: "buttons" },
+    el(
+      "p",
+      {},
+      `You have changed your groups. Keep your ${plural(layout.groups.length, "group")} as they are and lay out only the ungrouped cards, or start again from the best groups?`,
+    ),
+    el(
+      "div",
+      { class: "buttons" },
       el("button", { class: "btn ghost", type: "button", onclick: () => close() }, "Cancel"),
-      el("button", { class: "btn", type: "button", id: "arrange-all", onclick: () => { close(); run([]); } }, "Replace my groups"),
-      el("button", { class: "btn primary", type: "button", id: "arrange-rest", onclick: () => { close(); run(layout.groups.map((_, i) => i)); } }, "Keep mine, arrange the rest")),
+      el(
+        "button",
+        {
+          class: "btn",
+          type: "button",
+          id: "arrange-all",
+          onclick: () => {
+            close();
+            run([]);
+          },
+        },
+        "Replace my groups",
+      ),
+      el(
+        "button",
+        {
+          class: "btn primary",
+          type: "button",
+          id: "arrange-rest",
+          onclick: () => {
+            close();
+            run(layout.groups.map((_, i) => i));
+          },
+        },
+        "Keep mine, arrange the rest",
+      ),
+    ),
   ]);
 }
 
 function groupSelected() {
   const ids = hand.selected();
-  if (ids.length < 2) { toast("Select two or more cards to group first (tap them, or Space on each)."); return; }
+  if (ids.length < 2) {
+    toast("Select two or more cards to group first (tap them, or Space on each).");
+    return;
+  }
   groupCards(layout, ids);
   hand.clear();
   saveLayout();
@@ -597,10 +899,21 @@ function modal(kind, content, { wide = false, label = null } = {}) {
   if (openModal) openModal.close();
   const root = $("modal-root");
   const before = document.activeElement;
-  const box = el("div", { class: "modal" + (wide ? " wide" : ""), role: "dialog", "aria-modal": "true", "aria-label": label || kind }, content);
+  const box = el(
+    "div",
+    { class: "modal" + (wide ? " wide" : ""), role: "dialog", "aria-modal": "true", "aria-label": label || kind },
+    content,
+  );
   const overlay = el("div", { class: "overlay" }, box);
-  overlay.addEventListener("click", (e) => { if (e.target === overlay) close(); });
-  overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); close(); } });
+  overlay.addEventListener("click", (e) => {
+    if (e.target === overlay) close();
+  });
+  overlay.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      e.stopPropagation();
+      close();
+    }
+  });
   root.replaceChildren(overlay);
   const entry = { kind, close, tick: () => {} };
   openModal = entry;
@@ -617,23 +930,49 @@ function modal(kind, content, { wide = false, label = null } = {}) {
 function askDeclare(card) {
   const d = deal();
   const finish = card || selectedCard();
-  if (!d || !myTurn() || d.phase !== "discard") { toast("You can declare only in your turn, after drawing."); return; }
-  if (!finish) { toast("Select the card to finish with (or drop it on the finish slot)."); return; }
-  if (finish === d.blocked) { toast(`${prettyCard(finish)} was just taken from the open pile: finish with another card.`); return; }
+  if (!d || !myTurn() || d.phase !== "discard") {
+    toast("You can declare only in your turn, after drawing.");
+    return;
+  }
+  if (!finish) {
+    toast("Select the card to finish with (or drop it on the finish slot).");
+    return;
+  }
+  if (finish === d.blocked) {
+    toast(`${prettyCard(finish)} was just taken from the open pile: finish with another card.`);
+    return;
+  }
   // The layout shown: the player's groups without the finish card (one copy of it).
   let removed = false;
-  const groups = layout.groups.map((g) => g.map(cardOf).filter((c) => {
-    if (!removed && c === finish) { removed = true; return false; }
-    return true;
-  })).filter((g) => g.length);
-  send({ type: "check_declare", card: finish, groups }, (reply) => { if (reply.type === "declare_check") showDeclareCheck(reply); else if (reply.error) toast(reply.error); });
+  const groups = layout.groups
+    .map((g) =>
+      g.map(cardOf).filter((c) => {
+        if (!removed && c === finish) {
+          removed = true;
+          return false;
+        }
+        return true;
+      }),
+    )
+    .filter((g) => g.length);
+  send({ type: "check_declare", card: finish, groups }, (reply) => {
+    if (reply.type === "declare_check") showDeclareCheck(reply);
+    else if (reply.error) toast(reply.error);
+  });
 }
 
 function checkGroup(cards, label, j) {
-  return el("div", { class: "group " + (label.valid ? (label.pure ? "pure" : "ok") : "bad") },
+  return el(
+    "div",
+    { class: "group " + (label.valid ? (label.pure ? "pure" : "ok") : "bad") },
     el("div", { class: "g-label" }, el("span", { class: "k" }, label.valid ? label.label : "not valid")),
     label.valid ? null : el("div", { class: "g-reason" }, prettyText(label.reason)),
-    el("div", { class: "g-cards" }, cards.map((c) => cardEl(c, j))));
+    el(
+      "div",
+      { class: "g-cards" },
+      cards.map((c) => cardEl(c, j)),
+    ),
+  );
 }
 
 function showDeclareCheck(msg) {
@@ -641,52 +980,127 @@ function showDeclareCheck(msg) {
   const ok = msg.valid;
   // Valid cards in a layout that does not show it: show the arrangement that does.
   const shown = msg.proof
-    ? { groups: msg.proof.groups.map((g) => checkGroup(g.cards, { valid: true, pure: g.pure, label: g.label }, j)), loose: msg.proof.loose }
+    ? {
+        groups: msg.proof.groups.map((g) => checkGroup(g.cards, { valid: true, pure: g.pure, label: g.label }, j)),
+        loose: msg.proof.loose,
+      }
     : { groups: msg.groups.map((g, i) => checkGroup(g.cards, msg.labels[i], j)), loose: msg.loose };
-  const groups = el("div", { class: "check-groups" }, shown.groups,
-    shown.loose.length ? el("div", { class: "group loose" }, el("div", { class: "g-label" }, el("span", { class: "k" }, ok ? "free cards" : "ungrouped")),
-      el("div", { class: "g-cards" }, shown.loose.map((c) => cardEl(c, j)))) : null,
-    el("div", { class: "group finish-group" }, el("div", { class: "g-label" }, el("span", { class: "k" }, "finish")), el("div", { class: "g-cards" }, cardEl(msg.finish, j))));
+  const groups = el(
+    "div",
+    { class: "check-groups" },
+    shown.groups,
+    shown.loose.length
+      ? el(
+          "div",
+          { class: "group loose" },
+          el("div", { class: "g-label" }, el("span", { class: "k" }, ok ? "free cards" : "ungrouped")),
+          el(
+            "div",
+            { class: "g-cards" },
+            shown.loose.map((c) => cardEl(c, j)),
+          ),
+        )
+      : null,
+    el(
+      "div",
+      { class: "group finish-group" },
+      el("div", { class: "g-label" }, el("span", { class: "k" }, "finish")),
+      el("div", { class: "g-cards" }, cardEl(msg.finish, j)),
+    ),
+  );
   const reasons = msg.proof ? [] : msg.reasons;
-  const close = modal("declare", [
-    el("h2", {}, `Declare with ${prettyCard(msg.finish)} on the finish slot?`),
-    el("div", { class: "verdict " + (ok ? "ok" : "bad") }, ok
-      ? `✓ A valid declaration (option ${msg.option}).`
-      : `✗ Not a valid declaration: declaring now costs ${msg.cost_if_wrong} points and puts you out of the deal.`),
-    reasons.length ? el("ul", { class: "reasons" }, reasons.map((r) => el("li", {}, prettyText(r)))) : null,
-    el("div", { class: "small muted" }, msg.proof
-      ? "Your own layout does not show it, but the cards count: they will be laid out like this."
-      : "Your layout, group by group:"),
-    groups,
-    el("div", { class: "buttons" },
-      el("button", { class: "btn ghost", type: "button", onclick: () => close() }, "Cancel"),
-      el("button", {
-        class: "btn " + (ok ? "go" : "danger"), type: "button", id: "confirm-declare",
-        onclick: () => {
-          close();
-          const layoutShown = msg.proof ? msg.proof.groups.map((g) => g.cards) : msg.groups.map((g) => g.cards);
-          act({ action: "declare", card: msg.finish, groups: layoutShown });
-        },
-      }, ok ? "Declare" : `Declare anyway (−${msg.cost_if_wrong})`)),
-  ], { wide: true, label: "declare" });
+  const close = modal(
+    "declare",
+    [
+      el("h2", {}, `Declare with ${prettyCard(msg.finish)} on the finish slot?`),
+      el(
+        "div",
+        { class: "verdict " + (ok ? "ok" : "bad") },
+        ok
+          ? `✓ A valid declaration (option ${msg.option}).`
+          : `✗ Not a valid declaration: declaring now costs ${msg.cost_if_wrong} points and puts you out of the deal.`,
+      ),
+      reasons.length
+        ? el(
+            "ul",
+            { class: "reasons" },
+            reasons.map((r) => el("li", {}, prettyText(r))),
+          )
+        : null,
+      el(
+        "div",
+        { class: "small muted" },
+        msg.proof
+          ? "Your own layout does not show it, but the cards count: they will be laid out like this."
+          : "Your layout, group by group:",
+      ),
+      groups,
+      el(
+        "div",
+        { class: "buttons" },
+        el("button", { class: "btn ghost", type: "button", onclick: () => close() }, "Cancel"),
+        el(
+          "button",
+          {
+            class: "btn " + (ok ? "go" : "danger"),
+            type: "button",
+            id: "confirm-declare",
+            onclick: () => {
+              close();
+              const layoutShown = msg.proof ? msg.proof.groups.map((g) => g.cards) : msg.groups.map((g) => g.cards);
+              act({ action: "declare", card: msg.finish, groups: layoutShown });
+            },
+          },
+          ok ? "Declare" : `Declare anyway (−${msg.cost_if_wrong})`,
+        ),
+      ),
+    ],
+    { wide: true, label: "declare" },
+  );
 }
 
 function askDrop() {
   const d = deal();
   if (!myTurn() || phase() !== "draw") return;
   const first = d.seats[state.you].played === 0;
-  const close = modal("drop", [
-    el("h2", {}, "Drop out of this deal?"),
-    el("p", {}, `A ${first ? "first" : "middle"} drop costs `, el("b", {}, `${d.drop_cost} points`),
-      `${first ? " (before your first draw)" : ""}. Your cards leave play and you wait for the next deal.`),
-    el("div", { class: "buttons" },
-      el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Keep playing"),
-      el("button", { class: "btn danger", type: "button", id: "confirm-drop", onclick: () => { close(); act({ action: "drop" }); } }, `Drop (−${d.drop_cost})`)),
-  ], { label: "drop" });
+  const close = modal(
+    "drop",
+    [
+      el("h2", {}, "Drop out of this deal?"),
+      el(
+        "p",
+        {},
+        `A ${first ? "first" : "middle"} drop costs `,
+        el("b", {}, `${d.drop_cost} points`),
+        `${first ? " (before your first draw)" : ""}. Your cards leave play and you wait for the next deal.`,
+      ),
+      el(
+        "div",
+        { class: "buttons" },
+        el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Keep playing"),
+        el(
+          "button",
+          {
+            class: "btn danger",
+            type: "button",
+            id: "confirm-drop",
+            onclick: () => {
+              close();
+              act({ action: "drop" });
+            },
+          },
+          `Drop (−${d.drop_cost})`,
+        ),
+      ),
+    ],
+    { label: "drop" },
+  );
 }
 
 // ------------------------------------------------------------------ results and scores
-function seenKey() { return `rummy21:seen:${code}`; }
+function seenKey() {
+  return `rummy21:seen:${code}`;
+}
 
 // The last deal's result stays up between deals, with a countdown; it closes by itself when the
 // next deal starts, so that no turn ever starts behind it.
@@ -714,55 +1128,120 @@ function showResult(r) {
   const j = r.jokers;
   const finished = state.room.status === "finished";
   const seats = r.seats.map((s) => {
-    const groups = s.groups.map((g) => el("div", { class: "group " + (g.pure ? "pure" : "ok") },
-      el("div", { class: "g-label" }, el("span", { class: "k" }, g.label)),
-      el("div", { class: "g-cards" }, g.cards.map((c) => cardEl(c, j)))));
-    const looseLabel = s.standing === "dropped" ? "hand at the drop" : s.rule === "full_count" ? "all cards count" : "loose";
-    if (s.loose.length) groups.push(el("div", { class: "group loose" }, el("div", { class: "g-label" }, el("span", { class: "k" }, looseLabel)),
-      el("div", { class: "g-cards" }, s.loose.map((c) => cardEl(c, j)))));
-    if (s.seat === r.winner && r.finish) groups.push(el("div", { class: "group" }, el("div", { class: "g-label" }, el("span", { class: "k" }, "finish")),
-      el("div", { class: "g-cards" }, cardEl(r.finish, j))));
+    const groups = s.groups.map((g) =>
+      el(
+        "div",
+        { class: "group " + (g.pure ? "pure" : "ok") },
+        el("div", { class: "g-label" }, el("span", { class: "k" }, g.label)),
+        el(
+          "div",
+          { class: "g-cards" },
+          g.cards.map((c) => cardEl(c, j)),
+        ),
+      ),
+    );
+    const looseLabel =
+      s.standing === "dropped" ? "hand at the drop" : s.rule === "full_count" ? "all cards count" : "loose";
+    if (s.loose.length)
+      groups.push(
+        el(
+          "div",
+          { class: "group loose" },
+          el("div", { class: "g-label" }, el("span", { class: "k" }, looseLabel)),
+          el(
+            "div",
+            { class: "g-cards" },
+            s.loose.map((c) => cardEl(c, j)),
+          ),
+        ),
+      );
+    if (s.seat === r.winner && r.finish)
+      groups.push(
+        el(
+          "div",
+          { class: "group" },
+          el("div", { class: "g-label" }, el("span", { class: "k" }, "finish")),
+          el("div", { class: "g-cards" }, cardEl(r.finish, j)),
+        ),
+      );
     const detail = [];
     if (s.seat === r.winner) detail.push("winner");
     if (s.rule) detail.push(`pays ${s.penalty} (${s.rule_label})`);
-    if (s.value || s.value_net) detail.push(`value cards ${s.value}${s.marriages ? ` incl. ${plural(s.marriages, "marriage")}` : ""} → net ${signed(s.value_net)}`);
+    if (s.value || s.value_net)
+      detail.push(
+        `value cards ${s.value}${s.marriages ? ` incl. ${plural(s.marriages, "marriage")}` : ""} → net ${signed(s.value_net)}`,
+      );
     if (s.cap_adjustment) detail.push(`loss cap ${signed(s.cap_adjustment)}`);
     if (s.hidden) detail.push("hand folded");
-    return el("div", { class: "result-seat" + (s.seat === r.winner ? " winner" : ""), dataset: { seat: s.seat } },
-      el("div", { class: "r-head" },
+    return el(
+      "div",
+      { class: "result-seat" + (s.seat === r.winner ? " winner" : ""), dataset: { seat: s.seat } },
+      el(
+        "div",
+        { class: "r-head" },
         el("span", { class: "r-name" }, s.seat === state.you ? `${s.name} (you)` : s.name),
-        el("span", { class: "r-score " + scoreClass(s.score) }, `${signed(s.score)} pts`, el("small", { class: "muted" }, ` · ${s.money}`))),
+        el(
+          "span",
+          { class: "r-score " + scoreClass(s.score) },
+          `${signed(s.score)} pts`,
+          el("small", { class: "muted" }, ` · ${s.money}`),
+        ),
+      ),
       el("div", { class: "r-detail" }, detail.join(" · ")),
-      el("div", { class: "r-groups" }, groups));
+      el("div", { class: "r-groups" }, groups),
+    );
   });
   const countdown = el("div", { class: "countdown", id: "next-deal", role: "timer", "aria-live": "off" });
-  const ready = el("button", {
-    class: "btn primary", type: "button", id: "result-continue",
-    onclick: () => {
-      localStorage.setItem(seenKey(), String(r.deal));
-      if (finished) { close(); return; }
-      send({ type: "ready" });
-      ready.disabled = true;
-      ready.textContent = "Waiting for the others…";
+  const ready = el(
+    "button",
+    {
+      class: "btn primary",
+      type: "button",
+      id: "result-continue",
+      onclick: () => {
+        localStorage.setItem(seenKey(), String(r.deal));
+        if (finished) {
+          close();
+          return;
+        }
+        send({ type: "ready" });
+        ready.disabled = true;
+        ready.textContent = "Waiting for the others…";
+      },
     },
-  }, finished ? "Close" : "I'm ready");
-  const close = modal("result", [
-    el("h2", { id: "result-title" }, `Deal ${r.deal + 1}: ${resultHeadline(r)}`),
-    el("div", { class: "small muted" }, `Cut card ${prettyCard(j.cut)} · scores sum to zero · money at ${state.room.point_value} a point`),
-    countdown,
-    el("div", { class: "result-seats" }, seats),
-    scoreTable(),
-    el("div", { class: "buttons" },
-      el("a", { class: "btn ghost", href: `/t/${code}/history` }, "History"),
-      ready),
-  ], { wide: true, label: `result of deal ${r.deal + 1}` });
+    finished ? "Close" : "I'm ready",
+  );
+  const close = modal(
+    "result",
+    [
+      el("h2", { id: "result-title" }, `Deal ${r.deal + 1}: ${resultHeadline(r)}`),
+      el(
+        "div",
+        { class: "small muted" },
+        `Cut card ${prettyCard(j.cut)} · scores sum to zero · money at ${state.room.point_value} a point`,
+      ),
+      countdown,
+      el("div", { class: "result-seats" }, seats),
+      scoreTable(),
+      el("div", { class: "buttons" }, el("a", { class: "btn ghost", href: `/t/${code}/history` }, "History"), ready),
+    ],
+    { wide: true, label: `result of deal ${r.deal + 1}` },
+  );
   openModal.deal = r.deal;
   openModal.tick = () => {
-    if (finished) { countdown.textContent = "The match is over."; return; }
+    if (finished) {
+      countdown.textContent = "The match is over.";
+      return;
+    }
     const left = state.next_deal_at ? Math.max(0, Math.ceil((state.next_deal_at - now()) / 1000)) : null;
-    const waiting = state.room.seats.filter((s) => !state.ready.includes(s.seat)).map((s) => s.seat === state.you ? "you" : s.name);
-    countdown.textContent = (left !== null ? `Deal ${r.deal + 2} starts in ${left} s` : `Deal ${r.deal + 2} starts soon`)
-      + (waiting.length ? ` — or as soon as ${waiting.join(", ")} ${waiting.length === 1 && waiting[0] !== "you" ? "is" : "are"} ready.` : ".");
+    const waiting = state.room.seats
+      .filter((s) => !state.ready.includes(s.seat))
+      .map((s) => (s.seat === state.you ? "you" : s.name));
+    countdown.textContent =
+      (left !== null ? `Deal ${r.deal + 2} starts in ${left} s` : `Deal ${r.deal + 2} starts soon`) +
+      (waiting.length
+        ? ` — or as soon as ${waiting.join(", ")} ${waiting.length === 1 && waiting[0] !== "you" ? "is" : "are"} ready.`
+        : ".");
   };
   openModal.tick();
 }
@@ -770,40 +1249,125 @@ function showResult(r) {
 function scoreTable() {
   const m = state.match;
   const seats = state.room.seats;
-  return el("div", { class: "table-scroll" }, el("table", { class: "scores", "aria-label": "match scores" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Deal"), seats.map((s) => el("th", {}, s.seat === state.you ? "You" : s.name)))),
-    el("tbody", {}, m.history.map((h) => el("tr", {}, el("td", {}, `${h.deal + 1}${h.winner !== null ? " · " + nameOf(h.winner) : " · wash"}`),
-      h.scores.map((v) => el("td", { class: scoreClass(v) }, signed(v)))))),
-    el("tfoot", {},
-      el("tr", {}, el("td", {}, "Total"), m.totals.map((v) => el("td", { class: scoreClass(v) }, signed(v)))),
-      el("tr", {}, el("td", {}, "Money"), m.money.map((v) => el("td", {}, v))))));
+  return el(
+    "div",
+    { class: "table-scroll" },
+    el(
+      "table",
+      { class: "scores", "aria-label": "match scores" },
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", {}, "Deal"),
+          seats.map((s) => el("th", {}, s.seat === state.you ? "You" : s.name)),
+        ),
+      ),
+      el(
+        "tbody",
+        {},
+        m.history.map((h) =>
+          el(
+            "tr",
+            {},
+            el("td", {}, `${h.deal + 1}${h.winner !== null ? " · " + nameOf(h.winner) : " · wash"}`),
+            h.scores.map((v) => el("td", { class: scoreClass(v) }, signed(v))),
+          ),
+        ),
+      ),
+      el(
+        "tfoot",
+        {},
+        el(
+          "tr",
+          {},
+          el("td", {}, "Total"),
+          m.totals.map((v) => el("td", { class: scoreClass(v) }, signed(v))),
+        ),
+        el(
+          "tr",
+          {},
+          el("td", {}, "Money"),
+          m.money.map((v) => el("td", {}, v)),
+        ),
+      ),
+    ),
+  );
 }
 
 function showScores() {
   if (!state) return;
-  const close = modal("scores", [
-    el("h2", {}, `Scores — ${state.match.history.length} of ${plural(state.room.deals, "deal")} played`),
-    scoreTable(),
-    el("div", { class: "buttons" },
-      el("a", { class: "btn ghost", href: `/t/${code}/history` }, "History"),
-      el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Close")),
-  ], { label: "scores" });
+  const close = modal(
+    "scores",
+    [
+      el("h2", {}, `Scores — ${state.match.history.length} of ${plural(state.room.deals, "deal")} played`),
+      scoreTable(),
+      el(
+        "div",
+        { class: "buttons" },
+        el("a", { class: "btn ghost", href: `/t/${code}/history` }, "History"),
+        el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Close"),
+      ),
+    ],
+    { label: "scores" },
+  );
 }
 
 function showHelp() {
-  const tipsBox = el("input", { type: "checkbox", id: "tips-toggle", checked: tips,
-    onchange: (e) => { tips = e.target.checked; localStorage.setItem("rummy21:tips", tips ? "on" : "off"); hand.render(); renderReading(); } });
-  const keys = [["S", "draw from the stock"], ["O", "take the open card"], ["X", "discard the selected card"],
-    ["F", "declare with the selected card"], ["G", "group the selected cards"], ["R", "sort by suit / by rank"],
-    ["A", "arrange the hand"], ["← →", "move between cards"], ["↑ ↓", "move between groups"],
-    ["Space", "select a card"], ["Shift + arrows", "move the card"], ["Esc", "clear the selection"]];
-  const close = modal("help", [
-    el("h2", {}, "Playing at this table"),
-    el("p", {}, "Tap cards to select them, then Group; drag a card (or a selection) between groups, onto the open pile to discard it, or onto the finish slot to declare. Your groups are checked as you build them; what you would pay is worked out from your best arrangement, whatever your layout."),
-    el("table", { class: "keys" }, el("tbody", {}, keys.map(([k, what]) => el("tr", {}, el("td", {}, el("kbd", {}, k)), el("td", {}, what))))),
-    el("label", { class: "check" }, tipsBox, " Show tips (where to draw, what to discard)"),
-    el("div", { class: "buttons" }, el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Close")),
-  ], { label: "help" });
+  const tipsBox = el("input", {
+    type: "checkbox",
+    id: "tips-toggle",
+    checked: tips,
+    onchange: (e) => {
+      tips = e.target.checked;
+      localStorage.setItem("rummy21:tips", tips ? "on" : "off");
+      hand.render();
+      renderReading();
+    },
+  });
+  const keys = [
+    ["S", "draw from the stock"],
+    ["O", "take the open card"],
+    ["X", "discard the selected card"],
+    ["F", "declare with the selected card"],
+    ["G", "group the selected cards"],
+    ["R", "sort by suit / by rank"],
+    ["A", "arrange the hand"],
+    ["← →", "move between cards"],
+    ["↑ ↓", "move between groups"],
+    ["Space", "select a card"],
+    ["Shift + arrows", "move the card"],
+    ["Esc", "clear the selection"],
+  ];
+  const close = modal(
+    "help",
+    [
+      el("h2", {}, "Playing at this table"),
+      el(
+        "p",
+        {},
+        "Tap cards to select them, then Group; drag a card (or a selection) between groups, onto the open pile to discard it, or onto the finish slot to declare. Your groups are checked as you build them; what you would pay is worked out from your best arrangement, whatever your layout.",
+      ),
+      el(
+        "table",
+        { class: "keys" },
+        el(
+          "tbody",
+          {},
+          keys.map(([k, what]) => el("tr", {}, el("td", {}, el("kbd", {}, k)), el("td", {}, what))),
+        ),
+      ),
+      el("label", { class: "check" }, tipsBox, " Show tips (where to draw, what to discard)"),
+      el(
+        "div",
+        { class: "buttons" },
+        el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Close"),
+      ),
+    ],
+    { label: "help" },
+  );
 }
 
 async function share() {
@@ -812,10 +1376,16 @@ async function share() {
     await navigator.clipboard.writeText(url);
     toast(`Link copied: ${url}`, "notice");
   } catch (_) {
-    const close = modal("share", [el("h2", {}, "Share this table"),
+    const close = modal("share", [
+      el("h2", {}, "Share this table"),
       el("p", {}, "Code ", el("b", { class: "pill code" }, code)),
       el("input", { value: url, readonly: true, class: "share-url", onfocus: (e) => e.target.select() }),
-      el("div", { class: "buttons" }, el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Done"))]);
+      el(
+        "div",
+        { class: "buttons" },
+        el("button", { class: "btn primary", type: "button", onclick: () => close() }, "Done"),
+      ),
+    ]);
   }
 }
 
@@ -826,9 +1396,16 @@ async function showJoin() {
   $("join-name").value = localStorage.getItem("rummy21:name") || "";
   try {
     const info = await api(`/api/tables/${code}`);
-    $("join-seats").replaceChildren(...info.seats.map((s) => el("div", { class: "seat" },
-      el("div", { class: "s-name" }, s.taken ? s.name : "Open seat"),
-      el("div", { class: "s-meta" }, s.kind === "bot" ? `${s.bot} bot` : s.taken ? "player" : "free"))));
+    $("join-seats").replaceChildren(
+      ...info.seats.map((s) =>
+        el(
+          "div",
+          { class: "seat" },
+          el("div", { class: "s-name" }, s.taken ? s.name : "Open seat"),
+          el("div", { class: "s-meta" }, s.kind === "bot" ? `${s.bot} bot` : s.taken ? "player" : "free"),
+        ),
+      ),
+    );
     if (!info.seats.some((s) => !s.taken)) {
       $("join-btn").disabled = true;
       showJoinError("This table is full.");
@@ -861,13 +1438,21 @@ async function join(event) {
 
 // ------------------------------------------------------------------ start
 function pileClick(which) {
-  if (myTurn() && phase() === "draw") { if (which === "stock") draw("stock"); else if (which === "open") draw("open"); return; }
+  if (myTurn() && phase() === "draw") {
+    if (which === "stock") draw("stock");
+    else if (which === "open") draw("open");
+    return;
+  }
   if (myTurn() && phase() === "discard") {
     const card = selectedCard();
     const problem = releaseProblem();
     if (which === "stock") return;
-    if (problem) { toast(`${which === "open" ? "To discard" : "To declare"}, ${problem}.`); return; }
-    if (which === "open") discardCard(card); else askDeclare(card);
+    if (problem) {
+      toast(`${which === "open" ? "To discard" : "To declare"}, ${problem}.`);
+      return;
+    }
+    if (which === "open") discardCard(card);
+    else askDeclare(card);
   }
 }
 
@@ -876,7 +1461,10 @@ $("btn-open").addEventListener("click", () => draw("open"));
 $("stock-slot").addEventListener("click", () => pileClick("stock"));
 $("open-slot").addEventListener("click", () => pileClick("open"));
 $("finish-slot").addEventListener("click", () => pileClick("finish"));
-$("btn-discard").addEventListener("click", () => { const c = selectedCard(); if (c) discardCard(c); });
+$("btn-discard").addEventListener("click", () => {
+  const c = selectedCard();
+  if (c) discardCard(c);
+});
 $("btn-declare").addEventListener("click", () => askDeclare());
 $("btn-drop").addEventListener("click", askDrop);
 $("btn-arrange").addEventListener("click", arrange);
@@ -897,7 +1485,11 @@ document.addEventListener("keydown", (event) => {
   const actions = {
     s: () => (event.shiftKey ? showScores() : draw("stock")),
     o: () => draw("open"),
-    x: () => { const c = selectedCard(); if (c) discardCard(c); else toast(`To discard, ${releaseProblem()}.`); },
+    x: () => {
+      const c = selectedCard();
+      if (c) discardCard(c);
+      else toast(`To discard, ${releaseProblem()}.`);
+    },
     f: () => askDeclare(),
     g: groupSelected,
     r: cycleSort,
