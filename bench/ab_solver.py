@@ -81,24 +81,25 @@ def main() -> None:
         call = CALLS[what]
         for corpus in args.corpus.split(","):
             hands = hands_for(corpus, what, versions[0])
-            for version, pause in zip(versions, pauses):
+            for version, pause in zip(versions, pauses, strict=True):
                 for counts, jokers, bound in hands:
                     with pause():
                         call(version, counts, jokers, bound)
             best = [[float("inf")] * len(hands) for _ in versions]
             for _ in range(args.runs):
                 for i, (counts, jokers, bound) in enumerate(hands):
-                    for v, (version, pause) in enumerate(zip(versions, pauses)):
+                    for v, (version, pause) in enumerate(zip(versions, pauses, strict=True)):
                         start = time.perf_counter()
                         with pause():
                             call(version, counts, jokers, bound)
                         best[v][i] = min(best[v][i], time.perf_counter() - start)
-            for label, times in zip(labels, best):
+            for label, times in zip(labels, best, strict=True):
                 ordered = sorted(times)
                 print(f"{what:7} {corpus:6} {label:{width}}  sum {sum(times):7.3f} s  "
                       f"p99 {ordered[int(0.99 * len(ordered))] * 1e3:7.1f} ms  "
                       f"max {ordered[-1] * 1e3:7.1f} ms")
-            print(f"{what:7} {corpus:6} {'new / old':{width}}  sum {sum(best[1]) / sum(best[0]):.3f}")
+            ratio = sum(best[1]) / sum(best[0])
+            print(f"{what:7} {corpus:6} {'new / old':{width}}  sum {ratio:.3f}")
 
 
 if __name__ == "__main__":

@@ -44,10 +44,39 @@ The same sweep answers two more questions for bots, with one more number in its 
   point, a loose card is replaced and so supplies a joker, a card a pure run lacks may be
   bought as itself (owing one replacement), and every joker must be placed.
 
-Mechanics that only make it faster: suit states are interned as small ints and a sweep's
-states are packed into one int each (a move adds a precomputed number), and a suit with no
-open run and no card at a position is skipped there. Callers that solve many hands may pause
-the cycle collector around each solve (:func:`paused_collection`, which says why).
+Mechanics that only make it faster: a suit's state is a small int holding its counts, a
+sweep's states are packed into one int each (a move adds a precomputed number), and a suit
+with no open run and no card at a position is skipped there. Callers that solve many hands
+may pause the cycle collector around each solve (:func:`paused_collection`, which says why).
+
+Layout
+------
+One idea a module, in the order a solve uses them:
+
+* :mod:`.search` — :func:`solve`: the quick first pass, then which sweeps to run;
+* :mod:`.quick` — the quick first pass: a greedy arrangement; fitting loose cards in;
+* :mod:`.bounds` — what the cards can still do: pure groups, points sure to be loose;
+* :mod:`.sweep` — one sweep: what it looks for (:class:`~.sweep.SweepSpec`, its
+  :class:`~.sweep.Variant`), what it precomputes, its run over the positions;
+* :mod:`.core` — the hot path: one suit's moves over a stage, the close of a position —
+  plain ints, dicts and tuples, the boundary a native core takes over;
+* :mod:`.moves` — what one suit does at one position (memoised move tables);
+* :mod:`.runs` — a suit's state: run classes, phases, the state as a number;
+* :mod:`.packing` — the sweep's states packed into one int;
+* :mod:`.pools` — splitting a rank's pool into sets;
+* :mod:`.rebuild` — an arrangement rebuilt from a sweep's back-pointers;
+* :mod:`.put_aside` and :mod:`.replace` — the 22-card and distance variants;
+* :mod:`.results` — what the solver returns; :mod:`.collection` — the opt-in pause of the
+  cycle collector.
+
+>>> from rummy21.cards import counts_of, parse_cards
+>>> from rummy21.jokers import Jokers
+>>> from rummy21.ruleset import RuleSet
+>>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+>>> with paused_collection():
+...     found = solve(counts_of(hand), Jokers.from_cut("7D"), RuleSet())
+>>> found.pure_save, sorted(meld.kind.value for meld in found.option_a.groups)
+(0, ['impure_sequence', 'pure_sequence', 'pure_sequence', 'set', 'set', 'set', 'tunnela'])
 """
 
 from __future__ import annotations
@@ -56,8 +85,8 @@ from rummy21.solver.bounds import max_pure_groups
 from rummy21.solver.collection import paused_collection
 from rummy21.solver.put_aside import least_after_put_aside
 from rummy21.solver.replace import replacements
-from rummy21.solver.results import Arrangement, Replacement, Solution
+from rummy21.solver.results import Arrangement, Meld, Replacement, Solution
 from rummy21.solver.search import solve
 
-__all__ = ["Arrangement", "Replacement", "Solution", "least_after_put_aside", "max_pure_groups",
-           "paused_collection", "replacements", "solve"]
+__all__ = ["Arrangement", "Meld", "Replacement", "Solution", "least_after_put_aside",
+           "max_pure_groups", "paused_collection", "replacements", "solve"]

@@ -1,20 +1,26 @@
-"""What the cards can still do: bounds on pure groups and loose points, and per-suit tables."""
+"""Bounds: what the cards can still do — the pure groups they could form (with or without
+buying cards) and the points no arrangement can keep from being loose. The sweep prunes with
+them, and a hand that cannot form enough pure groups is not swept at all.
+
+A suit's *line* is its copies by place, 0 (nothing) or 1 (the Ace low) to 13 (the King), then
+the Ace high again at 14 where a search reads both ends.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from rummy21.cards import JOKER_INDEX, Card
 
-
-_RANK_POINTS = tuple(Card(r).points for r in range(13))
+RANK_POINTS = tuple(Card(r).points for r in range(13))
+"""The points of a loose card, by rank (Ace first)."""
 
 
 @lru_cache(maxsize=1 << 14)
-def _bought_may_start(line: Sequence[int], start: int, budget: int) -> bool:
-    """Whether a pure run may begin with a card bought at place ``start`` (see replacements).
+def bought_may_start(line: Sequence[int], start: int, budget: int) -> bool:
+    """Whether a pure run may begin with a card bought at place ``start`` (see
+    :func:`~rummy21.solver.replacements`).
 
     A pure run ``B x .. y`` beginning with a bought card can as well end with one instead,
     ``x .. y B'`` (B' the card after y: the same cards bought and held, as pure), unless y
@@ -31,40 +37,11 @@ def _bought_may_start(line: Sequence[int], start: int, budget: int) -> bool:
     return False
 
 
-@lru_cache(maxsize=1 << 14)
-def _suit_tables(ranks: tuple[int, ...]) -> tuple[Any, ...]:
-    """What the sweep precomputes for one suit holding ``ranks`` (copies of A..K), by
-    position 0..16: (copies, copies with the Aces again at 14, how far up the next card
-    lies (4: not within three), whether a card could sit in a pure run of three, whether a
-    card may be bought there, the most pure groups the cards after it could still form)."""
-    at = [0, *ranks, 0, 0, 0]
-    line = (*at[:14], at[1], 0, 0)
-    padded = line + (0, 0)      # (places past 14 hold nothing)
-    reach = tuple(1 if padded[p + 1] else 2 if padded[p + 2] else 3 if padded[p + 3] else 4
-                  for p in range(16))
-    # Whether a card at a position could sit in a pure run of three (naturals around it);
-    # Aces, all decided at position 1, may also end Q-K-A.
-    held = [bool(n) for n in line]
-    pure_ok = [(3 <= p <= 14 and held[p - 2] and held[p - 1])
-               or (2 <= p <= 13 and held[p - 1] and held[p + 1])
-               or (1 <= p <= 12 and held[p + 1] and held[p + 2])
-               or (p == 1 and held[12] and held[13]) for p in range(16)]
-    # Where a card may be bought (``replace``): within two places of a card of the suit held.
-    # A pure group of bought cards only costs three wherever it is (it is looked for as a
-    # tunnela of a kind nobody holds, at the start); a bought card further from the held
-    # ones splits off with its neighbours into such a group at no cost.
-    near = [1 <= p <= 13 and any(held[max(1, p - 2):min(14, p + 2) + 1])
-            or (p in (12, 13) and held[1]) for p in range(16)]
-    # The most pure groups the cards after each position could still form (an Ace counts at
-    # both ends; printed-joker tunnelas were settled at the start): a state that cannot
-    # reach the groups needed with them and its open pure runs is dead.
-    return at, line, reach, pure_ok, near, _groups_after(line)
-
-
-def _groups_after(line: Sequence[int]) -> list[int]:
+def groups_after(line: Sequence[int]) -> list[int]:
     """For each position p (0..15), the most disjoint pure groups (runs of three, tunnelas)
     the copies ``line`` holds at the places after p, the Aces again at 14 (for p >= 13: the
     Aces at 14 alone) — :func:`_line_groups` of each such suffix, all in one sweep down.
+    A state that cannot reach the groups needed with these and its open pure runs is dead.
 
     ``best[a, b]`` is the most groups of the places from q on when ``a`` copies at q and
     ``b`` at q + 1 already sit in runs begun lower; at q, ``z`` more runs begin (taking a
@@ -89,14 +66,15 @@ def _groups_after(line: Sequence[int]) -> list[int]:
     return out
 
 
-def _line_after(at: Sequence[int], p: int) -> tuple[int, ...]:
+def line_after(at: Sequence[int], p: int) -> tuple[int, ...]:
     """A suit's copies at the places after ``p`` up to the King, then its Aces (Ace high)."""
     return tuple(at[q] for q in range(p + 1, 14)) + (at[1],)
 
 
-def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...],
-                 rank_points: Sequence[int] = (), free: int = 0) -> list[int]:
-    """For each position, a lower bound on the points left loose among the cards after it.
+def loose_ahead(counts: Sequence[int], mask: Sequence[bool],
+                rank_points: Sequence[int] = RANK_POINTS, free: int = 0) -> list[int]:
+    """For each position, a lower bound on the points left loose among the cards after it
+    (``free``: cards that may be put aside at no cost).
 
     A card is *isolated* if no other card of its suit lies within two places of it and no
     card of its rank in another suit (and it is not one of three copies). A group holding
@@ -108,23 +86,31 @@ def _loose_ahead(counts: Sequence[int], mask: tuple[bool, ...],
     saved = (jokers if jokers >= 2 else 0) + free   # ``free``: cards put aside
     isolated: list[tuple[int, int]] = []       # (position, points)
     for i in range(JOKER_INDEX):
-        if not counts[i] or mask[i] or counts[i] == 3:
+        if not counts[i] or mask[i] or counts[i] == 3 or any(counts[j] for j in _NEIGHBOURS[i]):
             continue
-        suit, rank = divmod(i, 13)
-        rank += 1
-        if any(counts[t * 13 + rank - 1] for t in range(4) if t != suit):
-            continue
-        places = {rank, 14} if rank == 1 else {rank}
-        near = {q for p in places for q in range(p - 2, p + 3) if 1 <= q <= 14 and q not in places}
-        if any(counts[suit * 13 + (q - 1) % 13] for q in near):
-            continue
-        isolated.extend([(rank, (rank_points or _RANK_POINTS)[rank - 1])] * counts[i])
+        rank = i % 13 + 1
+        isolated.extend([(rank, rank_points[rank - 1])] * counts[i])
     bound = [0] * 17
+    if len(isolated) <= saved:      # (the usual case: then none is sure to be loose)
+        return bound
     for p in range(16):
         points = sorted((pts for pos, pts in isolated if pos > p), reverse=True)
         bound[p] = sum(points[saved:])
     return bound
 
+
+def _neighbours(i: int) -> tuple[int, ...]:
+    """The card kinds whose presence keeps kind ``i`` from being isolated (see
+    :func:`loose_ahead`): its rank in the other suits, its suit within two places."""
+    suit, rank = divmod(i, 13)
+    rank += 1
+    places = {rank, 14} if rank == 1 else {rank}
+    near = {q for p in places for q in range(p - 2, p + 3) if 1 <= q <= 14 and q not in places}
+    return tuple(t * 13 + rank - 1 for t in range(4) if t != suit) + \
+        tuple(sorted(suit * 13 + (q - 1) % 13 for q in near))
+
+
+_NEIGHBOURS = tuple(_neighbours(i) for i in range(JOKER_INDEX))
 
 
 def max_pure_groups(counts: Sequence[int]) -> int:
@@ -152,7 +138,7 @@ def _suit_pure_groups(ranks: tuple[int, ...]) -> int:
     return best
 
 
-def _pure_within(lines: list[tuple[int, ...]], budget: int, need: int) -> list[int]:
+def pure_within(lines: Sequence[tuple[int, ...]], budget: int, need: int) -> list[int]:
     """For each budget up to ``budget``: the most pure groups (capped at ``need``) the suits'
     ``lines`` can form buying at most that many cards (see :func:`_line_groups_buying`)."""
     best = [0] * (budget + 1)
@@ -195,10 +181,9 @@ def _line_groups_buying(line: tuple[int, ...], budget: int, need: int) -> int:
     return min(best, need)
 
 
-
-def _may_group(line: tuple[int, ...]) -> bool:
+def may_group(line: tuple[int, ...]) -> bool:
     """Whether a suit's line of copies holds any pure group (a run of three, a tunnela):
-    the searches below stop at once where none is left."""
+    the searches for pure groups stop at once where none is left."""
     run = 0
     for n in line:
         if n == 3:
@@ -211,7 +196,8 @@ def _may_group(line: tuple[int, ...]) -> bool:
 
 @lru_cache(maxsize=1 << 16)
 def _line_groups(line: tuple[int, ...]) -> int:
-    if not _may_group(line):
+    """The most disjoint pure groups in a suit's line of copies."""
+    if not may_group(line):
         return 0
     i = 0
     while not line[i]:

@@ -1,80 +1,73 @@
-"""Packing the sweep's states: suit states interned as small ints, partial states in one int."""
+"""The sweep's states packed into one int each: the fields, and a layer's keys read back.
+
+A state part-way through a position is one int (a move adds a number to it, and an int
+hashes at once: building and hashing a tuple per move cost most of a sweep). Its fields,
+lowest first: the four suit states (:mod:`.runs`, those of the suits done updated), the
+copies each suit sends to the pool of the rank, the pure groups done, the jokers owed by
+short runs, the cards bought or put aside, and two flags. No field can overflow into the
+next: a suit state's number is below ``1 << BITS``; a suit holds at most three copies of a
+card, so a position adds at most a few pure groups or owed jokers per suit; and no more
+cards are bought than a hand holds.
+
+Between positions a layer's keys are packed the same way with the pool, owed and flag fields
+zero (``LAYER_BITS``).
+
+>>> key = pack((3, 0, 0, 1), pure=2, bought=1)
+>>> unpack(key)
+LayerKey(suits=(3, 0, 0, 1), pure=2, bought=1)
+"""
 
 from __future__ import annotations
 
-import threading
-from typing import Any
+from collections.abc import Sequence
+from typing import NamedTuple
 
-from rummy21.solver.runs import _EMPTY, _canonical, _open_pure
+from rummy21.solver.runs import BITS, forget_purity
 
-# Suit states are interned as small integers: the sweep's keys hold four of them, and a
-# tuple of ints hashes several times faster than a tuple of tuples (hashes are not cached).
-_STATE_IDS: dict[tuple[int, ...], int] = {}
-_STATE_OF: list[tuple[int, ...]] = []
-_CANONICAL_OF: list[int] = []
-_OPEN_PURE_OF: list[int] = []
-_INTERNING = threading.Lock()
-_STATE_BITS = (1 << 16) - 1
-"""Suit state numbers stay below this (the sweep packs four in a key, see ``_Partial``)."""
-
-
-def _intern(state: tuple[int, ...]) -> int:
-    """The number standing for a suit state (the same for equal states, in every thread)."""
-    found = _STATE_IDS.get(state)
-    if found is not None:
-        return found
-    canonical = _canonical(state)
-    canonical_id = _intern(canonical) if canonical != state else None
-    with _INTERNING:
-        found = _STATE_IDS.get(state)
-        if found is not None:
-            return found
-        number = len(_STATE_OF)
-        if number > _STATE_BITS:        # a partial state packs each suit's in 16 bits
-            raise RuntimeError("too many suit states for the sweep's packed keys")
-        _STATE_OF.append(state)
-        _CANONICAL_OF.append(number if canonical_id is None else canonical_id)
-        _OPEN_PURE_OF.append(_open_pure(state))
-        _STATE_IDS[state] = number
-    return number
+SUIT_MASK = (1 << BITS) - 1
+AT_SUIT = (0, BITS, 2 * BITS, 3 * BITS)     # a suit state's number each
+AT_POOL = tuple(4 * BITS + 2 * s for s in range(4))
+"""Two bits each: the copies a suit sends to the pool here (0..3)."""
+AT_POOLS = AT_POOL[0]
+AT_PURE = 4 * BITS + 8                      # 6 bits: pure groups done
+AT_OWED = AT_PURE + 6                       # 7 bits: jokers owed by short runs (for pruning)
+AT_BOUGHT = AT_OWED + 7                     # 7 bits: cards bought or put aside
+EXTENDS = 1 << AT_BOUGHT + 7                # a move placed spare jokers only (Option A)
+PURITY = EXTENDS << 1                       # purity still matters (fewer pure groups than needed)
+PURE_MASK, OWED_MASK, BOUGHT_MASK = 63, 127, 127
+MOST_BOUGHT = BOUGHT_MASK - 4 * 3
+"""The most cards a sweep may buy or put aside: within a position a suit adds at most three
+before the total is checked against this."""
+LAYER_BITS = (1 << 4 * BITS) - 1 | PURE_MASK << AT_PURE | BOUGHT_MASK << AT_BOUGHT
+"""The fields of a state between positions (suit states, pure groups, cards bought)."""
 
 
-_EMPTY_ID = _intern(_EMPTY)
+class LayerKey(NamedTuple):
+    """A state between positions, unpacked."""
 
-_Struct = tuple[Any, ...]
-"""A state of the sweep between positions: the four suit states, the pure groups done
-(capped at the number needed) and the cards bought or put aside."""
-_Partial = int
-"""A state part-way through a position, packed in one int (a move adds a number to it, and
-an int hashes at once: building and hashing a tuple per move cost most of a sweep): the four
-suit states (those of the suits done updated), pool copies by suit, pure groups done, jokers
-owed, cards bought, and two flags — see the ``_AT_*`` fields. No field can overflow into the
-next: a suit holds at most three copies of a card, so a position adds at most a few pure
-groups or owed jokers per suit, and no more than 21 cards are ever bought."""
-_AT_SUIT = (0, 16, 32, 48)          # 16 bits each: a suit state's number
-_AT_POOL = (64, 66, 68, 70)         # 2 bits each: copies a suit sends to the pool (0..3)
-_AT_PURE = 72                       # 6 bits: pure groups done
-_AT_OWED = 78                       # 7 bits: jokers owed by short runs (for pruning)
-_AT_BOUGHT = 85                     # 7 bits: cards bought or put aside
-_EXTENDS = 1 << 92                  # a move placed spare jokers only (Option A)
-_PURITY = 1 << 93                   # purity still matters (fewer pure groups than needed)
+    suits: tuple[int, int, int, int]
+    pure: int
+    """Pure groups done, capped at the number the rules need."""
+    bought: int
+    """Cards bought (:func:`~rummy21.solver.replacements`) or put aside
+    (:func:`~rummy21.solver.least_after_put_aside`)."""
 
 
-_LAYER_BITS = (1 << 64) - 1 | 63 << _AT_PURE | 127 << _AT_BOUGHT
-"""The fields of a state between positions (suit states, pure groups, bought): inside the
-sweep a layer's keys are packed the same way, the other fields zero."""
+def pack(suits: Sequence[int], pure: int, bought: int) -> int:
+    """A state between positions, packed."""
+    return suits[0] | suits[1] << AT_SUIT[1] | suits[2] << AT_SUIT[2] | suits[3] << AT_SUIT[3] \
+        | pure << AT_PURE | bought << AT_BOUGHT
 
 
-def _pack(key: _Struct) -> int:
-    """A state between positions, ``(four suit states, pure groups, bought)``, packed."""
-    return int(key[0] | key[1] << 16 | key[2] << 32 | key[3] << 48
-               | key[4] << _AT_PURE | key[5] << _AT_BOUGHT)
+def unpack(key: int) -> LayerKey:
+    """The inverse of :func:`pack`."""
+    return LayerKey((key & SUIT_MASK, key >> AT_SUIT[1] & SUIT_MASK,
+                     key >> AT_SUIT[2] & SUIT_MASK, key >> AT_SUIT[3] & SUIT_MASK),
+                    key >> AT_PURE & PURE_MASK, key >> AT_BOUGHT & BOUGHT_MASK)
 
 
-def _unpack(packed: int) -> _Struct:
-    """The inverse of :func:`_pack`."""
-    return (packed & _STATE_BITS, packed >> 16 & _STATE_BITS, packed >> 32 & _STATE_BITS,
-            packed >> 48 & _STATE_BITS, packed >> _AT_PURE & 63, packed >> _AT_BOUGHT & 127)
-
-
-# One reachable state: (joker balance, loose points, back-pointer to the state before it).
+def forget_purity_of(key: int) -> int:
+    """A layer key with every suit's pure runs counted as impure (see
+    :func:`~rummy21.solver.runs.forget_purity`)."""
+    layer = unpack(key)
+    return pack(tuple(map(forget_purity, layer.suits)), layer.pure, layer.bought)

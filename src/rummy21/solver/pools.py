@@ -1,31 +1,47 @@
-"""Splitting the pool of one rank into sets and loose cards."""
+"""Splitting the pool of one rank — the copies no run or tunnela took — into sets and loose
+cards. A split depends on the pool's copies by suit alone, so splits are memoised across hands.
+
+>>> for split in pool_splits((1, 1, 0, 0), (False,) * 4, 5, 4):    # a five of spades and of hearts
+...     split.jokers, split.loose_points, split.sets, split.extension
+(0, 10, (), False)
+(1, 0, (SetOf(suits=(0, 1), jokers=1),), False)
+(2, 0, (SetOf(suits=(0, 1), jokers=2),), True)
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import product
+from typing import NamedTuple
+
+
+class SetOf(NamedTuple):
+    """One set of a split: the suits of its natural cards, and the jokers that complete it."""
+
+    suits: tuple[int, ...]
+    jokers: int
 
 
 @dataclass(frozen=True, slots=True)
 class PoolSplit:
-    """How the pool of one rank is split: sets (suits + jokers) and loose cards per suit."""
+    """How the pool of one rank is split: sets and loose cards per suit."""
 
     jokers: int
     loose_points: int
     extension: bool
     """Uses more jokers than needed (only useful to place spare jokers for Option A)."""
-    sets: tuple[tuple[tuple[int, ...], int], ...]
+    sets: tuple[SetOf, ...]
     loose: tuple[int, ...]
 
 
 _SUBSETS = tuple(tuple(s for s in range(4) if mask >> s & 1) for mask in range(1, 16))
 
 
-@lru_cache(maxsize=None)
-def _partitions(y: tuple[int, ...], max_set: int) -> dict[int, tuple[tuple[tuple[int, ...], int], ...]]:
+@cache
+def _partitions(y: tuple[int, ...], max_set: int) -> dict[int, tuple[SetOf, ...]]:
     """Ways to cover pool ``y`` exactly by sets, by total jokers used: jokers -> sets."""
-    found: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {}
+    found: dict[int, tuple[SetOf, ...]] = {}
 
     def walk(rest: tuple[int, ...], start: int, chosen: list[tuple[int, ...]]) -> None:
         if not any(rest):
@@ -35,10 +51,10 @@ def _partitions(y: tuple[int, ...], max_set: int) -> dict[int, tuple[tuple[tuple
                 if total in found:
                     continue
                 extra, sets = total - sum(lows), []
-                for subset, low, high in zip(chosen, lows, highs):
+                for subset, low, high in zip(chosen, lows, highs, strict=True):
                     add = min(extra, high - low)
                     extra -= add
-                    sets.append((subset, low + add))
+                    sets.append(SetOf(subset, low + add))
                 found[total] = tuple(sets)
             return
         for i in range(start, len(_SUBSETS)):
@@ -52,13 +68,17 @@ def _partitions(y: tuple[int, ...], max_set: int) -> dict[int, tuple[tuple[tuple
     return found
 
 
-@lru_cache(maxsize=None)
-def _pool_splits(x: tuple[int, ...], jokerish: tuple[bool, ...], points: int,
-                 max_set: int, every: bool = False) -> tuple[PoolSplit, ...]:
-    """Pareto-best splits of a rank's pool (plus, for Option A, splits absorbing spare jokers).
+@cache
+def pool_splits(x: tuple[int, ...], jokerish: tuple[bool, ...], points: int,
+                max_set: int, every: bool = False) -> tuple[PoolSplit, ...]:
+    """Pareto-best splits of a rank's pool ``x`` (copies by suit), by (jokers used, loose
+    points), plus, for Option A, splits absorbing spare jokers. ``jokerish``: the suits whose
+    copies are joker cards (they go to the pool only to sit in a set). ``points``: of a
+    loose card.
 
     With ``every``, one split for each (jokers, loose points) there is: when loose cards are
-    replaced (see :func:`replacements`) they supply jokers, so no split is sure to be worse.
+    replaced (see :func:`~rummy21.solver.replacements`) they supply jokers, so no split is
+    sure to be worse.
     """
     if not any(x):
         return (PoolSplit(0, 0, False, (), (0, 0, 0, 0)),)
@@ -102,5 +122,5 @@ def _pool_splits(x: tuple[int, ...], jokerish: tuple[bool, ...], points: int,
     return tuple(pareto) + tuple(extra[j] for j in sorted(extra))
 
 
-_NO_SETS = (PoolSplit(0, 0, False, (), (0, 0, 0, 0)),)
+NO_SETS = PoolSplit(0, 0, False, (), (0, 0, 0, 0))
 """The pool split of a rank where no set can form: its pool was counted loose already."""

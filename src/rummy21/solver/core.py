@@ -1,0 +1,248 @@
+"""The hot path of the sweep: one suit's moves applied to a stage, and the close of a position.
+
+Nearly all of a solve's time is spent here, and everything here works on plain values: the
+packed states of :mod:`.packing` as dict keys, entries ``(balance, cost, back)`` in lists,
+the move rows of :func:`.moves.sweep_moves` and the pool splits of :func:`.pools.pool_splits`
+as tuples. This is the boundary a native core takes over; the rest of the solver — move
+tables, bounds, which sweeps to run, rebuilding the groups — stays in Python, and this
+module stays as the native core's twin.
+
+A *stage* maps each packed state reached so far to its *entries*: the Pareto-best
+(joker balance, loose points) pairs reaching it, each with a back-pointer to the state it
+came from (the packed key, the balance there, and the move or split taken), for rebuilding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from rummy21.solver.moves import Place, RawMove, SweepRow, sweep_moves
+from rummy21.solver.packing import (
+    AT_BOUGHT,
+    AT_OWED,
+    AT_POOLS,
+    AT_PURE,
+    AT_SUIT,
+    BOUGHT_MASK,
+    EXTENDS,
+    LAYER_BITS,
+    OWED_MASK,
+    PURE_MASK,
+    PURITY,
+    SUIT_MASK,
+    forget_purity_of,
+)
+from rummy21.solver.pools import NO_SETS, PoolSplit, pool_splits
+from rummy21.solver.runs import OPEN_PURE
+
+
+class Start(NamedTuple):
+    """The back-pointer of a state before the first position: how it began."""
+
+    tunnelas: int
+    """Tunnelas of printed jokers."""
+    bought_groups: int
+    """Pure groups of three bought cards (see :func:`~rummy21.solver.replacements`)."""
+
+
+Back = tuple[int, int, RawMove] | tuple[int, int, PoolSplit] | Start
+"""A back-pointer: (the packed state before, its balance, the suit move or pool split)."""
+Entry = tuple[int, int, Back]
+"""(joker balance, loose points, back-pointer): built in the innermost loop, where a named
+tuple would cost several times more to build; always read by unpacking."""
+Stage = dict[int, list[Entry]]
+"""Packed states and their entries."""
+
+
+def insert(entries: list[Entry], balance: int, cost: int, back: Back, exact: bool) -> None:
+    """Add a state unless another of the same structure beats it; drop those it beats.
+
+    Fewer loose points and more spare jokers are better — except, with ``exact``, where
+    every spare joker must be placed (Option A), so each balance counts on its own.
+    """
+    if not entries:
+        entries.append((balance, cost, back))
+        return
+    if exact:
+        for i, (b, c, _) in enumerate(entries):
+            if b == balance:
+                if cost < c:
+                    entries[i] = (balance, cost, back)
+                return
+        entries.append((balance, cost, back))
+        return
+    beaten = False
+    for b, c, _ in entries:
+        if b <= balance and c <= cost:
+            return
+        if balance <= b and cost <= c:
+            beaten = True
+    if beaten:
+        entries[:] = [(b, c, e) for b, c, e in entries if not (balance <= b and cost <= c)]
+    entries.append((balance, cost, back))
+
+
+class SuitStep(NamedTuple):
+    """One suit at one position of a sweep (see :func:`suit_step`)."""
+
+    at_suit: int
+    """Where the suit's state lies in a packed state."""
+    at_pool: int
+    """Where the copies it sends to the pool go."""
+    place: Place
+    """What its moves depend on (see :func:`~.moves.sweep_moves`)."""
+    slack: int
+    """Joker cards still to come: from the suits after it here, and after this position."""
+    ahead: int
+    """Points sure to be left loose after this position (see ``bounds.loose_ahead``)."""
+    bound: int
+    """The most loose points looked for."""
+    replace: bool
+    """Loose cards are replaced and so supply jokers (at most ``bound - cost`` more)."""
+    exact: bool
+    """Every balance counts (Option A)."""
+
+
+def suit_step(stage: Stage, step: SuitStep) -> Stage:
+    """The stage after one suit plays at this position, from every state of ``stage``.
+
+    Equal partial states merge at once (a product of the four suits' moves per state would
+    repeat the same work many times over). A move is dropped for an entry that would owe
+    more jokers than can still come, or leave more points loose than the bound allows.
+    """
+    at_suit, at_pool, place = step.at_suit, step.at_pool, step.place
+    slack, ahead, bound = step.slack, step.ahead, step.bound
+    replace, exact = step.replace, step.exact
+    out: Stage = {}
+    # The moves of this suit here, by whether purity matters and by its state.
+    known: tuple[dict[int, tuple[SweepRow, ...]], dict[int, tuple[SweepRow, ...]]] = ({}, {})
+    for pkey, entries in stage.items():
+        here = pkey >> at_suit & SUIT_MASK
+        purity = bool(pkey & PURITY)
+        rows = known[purity].get(here)
+        if rows is None:
+            rows = known[purity][here] = sweep_moves(here, purity, place)
+        for change, pool, adds, extends, jokers, owed, loose, move in rows:
+            new_pkey = -1           # worked out once an entry can take the move
+            target = None
+            for balance, cost, _ in entries:
+                total = balance + jokers + owed
+                cost += loose
+                # Replaced cards supply jokers too: at most ``bound - cost`` more.
+                if total > (slack if not replace else slack + bound - cost):
+                    continue
+                if loose and cost + ahead > bound:
+                    continue
+                if new_pkey < 0:
+                    new_pkey = pkey + (change << at_suit) + (pool << at_pool) + adds | extends
+                    target = out.get(new_pkey)
+                if target is None:
+                    target = out[new_pkey] = [(total, cost, (pkey, balance, move))]
+                elif len(target) == 1 and not exact:
+                    # insert's usual case, inlined (the hottest line of a solve)
+                    b, c, _ = target[0]
+                    if b <= total and c <= cost:
+                        continue
+                    if total <= b and cost <= c:
+                        target[0] = (total, cost, (pkey, balance, move))
+                    else:
+                        target.append((total, cost, (pkey, balance, move)))
+                else:
+                    insert(target, total, cost, (pkey, balance, move), exact)
+    return out
+
+
+class Closing(NamedTuple):
+    """The close of one position of a sweep (see :func:`close_position`)."""
+
+    need: int
+    """Pure groups the rules need."""
+    spend: int
+    """The most cards bought or put aside."""
+    pure_left: Sequence[int]
+    """By cards bought so far: the most pure groups the cards after this position could
+    still form (buying what is left to buy)."""
+    setless: bool
+    """No set can form at this rank: the pool was counted loose by the suits' moves."""
+    jokerish: tuple[bool, ...]
+    """The suits whose copies here are joker cards."""
+    points: int
+    """Of a loose card of this rank."""
+    max_set: int
+    limit: int
+    """Joker cards still to come after this position."""
+    ahead: int
+    """Points sure to be left loose after this position."""
+    bound: int
+    replace: bool
+    aside: bool
+    """Exactly one card is put aside: here, maybe a loose card of the pool."""
+    exact: bool
+
+
+def close_position(stage: Stage, closing: Closing) -> Stage:
+    """The next layer: each state of the last stage with its pool split into sets and loose
+    cards, the pure groups capped at the number needed (purity then forgotten), and the
+    states that can no longer reach enough pure groups, or owe more jokers than can come,
+    dropped."""
+    need, spend, pure_left = closing.need, closing.spend, closing.pure_left
+    points, limit, ahead, bound = closing.points, closing.limit, closing.ahead, closing.bound
+    replace, aside, exact = closing.replace, closing.aside, closing.exact
+    out: Stage = {}
+    splits_of: dict[int, tuple[PoolSplit, ...]] = {}    # by the pool's bits
+    for pkey, entries in stage.items():
+        bought = pkey >> AT_BOUGHT & BOUGHT_MASK
+        if bought > spend:
+            continue
+        pure = pkey >> AT_PURE & PURE_MASK
+        owed = pkey >> AT_OWED & OWED_MASK
+        ext = pkey & EXTENDS
+        new_key = pkey & LAYER_BITS
+        if pure > need:
+            new_key -= (pure - need) << AT_PURE
+            pure = need
+        elif pure < need and pure + pure_left[bought] + OPEN_PURE[pkey & 255] \
+                + OPEN_PURE[pkey >> _AT_SUIT1 & 255] + OPEN_PURE[pkey >> _AT_SUIT2 & 255] \
+                + OPEN_PURE[pkey >> _AT_SUIT3 & 255] < need:
+            continue        # it cannot reach enough pure groups (with its open pure runs)
+        if pkey & PURITY and pure >= need:
+            new_key = forget_purity_of(new_key)
+        pool = pkey >> AT_POOLS & 255      # the four 2-bit pool fields
+        splits = _SETLESS if closing.setless else splits_of.get(pool)
+        if splits is None:
+            splits = splits_of[pool] = pool_splits(
+                (pool & 3, pool >> 2 & 3, pool >> 4 & 3, pool >> 6 & 3), closing.jokerish,
+                points, closing.max_set, replace)
+        target = None
+        for balance, loose, _ in entries:
+            base = balance - owed  # owed was carried for pruning only
+            for split in splits:
+                total = base + split.jokers
+                cost = loose + split.loose_points
+                if replace:
+                    total -= split.loose_points     # one point per loose card
+                    if total + owed > limit + bound - cost:
+                        continue
+                elif total + owed > limit:
+                    continue
+                if (split.extension or ext) and not exact:
+                    continue
+                if aside and not bought and split.loose_points and \
+                        cost - points + ahead <= bound:
+                    # One of its loose cards may be the card put aside.
+                    insert(out.setdefault(new_key | 1 << AT_BOUGHT, []), total,
+                           cost - points, (pkey, balance, split), exact)
+                if cost + ahead > bound:
+                    continue
+                if target is None:
+                    target = out.get(new_key)
+                    if target is None:
+                        target = out[new_key] = [(total, cost, (pkey, balance, split))]
+                        continue
+                insert(target, total, cost, (pkey, balance, split), exact)
+    return {key: entries for key, entries in out.items() if entries}
+
+
+_SETLESS = (NO_SETS,)
+_AT_SUIT1, _AT_SUIT2, _AT_SUIT3 = AT_SUIT[1:]
