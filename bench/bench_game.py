@@ -54,7 +54,7 @@ def head_to_head(players: int, deals: int, rules: RuleSet, seed: int) -> dict[st
     names = ["greedy" if s % 2 == 0 else "random" for s in range(players)]
     elapsed, match = run(names, deals, rules, seed)
     per_kind: dict[str, list[int]] = {"greedy": [], "random": []}
-    wins: Counter = Counter()
+    wins: Counter[str] = Counter()
     for record in match.deals:
         for seat, score in enumerate(record.scores):
             per_kind[names[seat]].append(score)

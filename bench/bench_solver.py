@@ -112,7 +112,10 @@ def load(name: str) -> list[tuple[Card, list[Card]]]:
 
 def quantiles(times: list[float]) -> str:
     ordered = sorted(times)
-    at = lambda f: ordered[min(len(ordered) - 1, int(f * len(ordered)))]  # noqa: E731
+
+    def at(fraction: float) -> float:
+        return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
     return (f"median {at(0.5) * 1e3:8.3f} ms  p90 {at(0.9) * 1e3:8.3f} ms  "
             f"p99 {at(0.99) * 1e3:8.3f} ms  max {ordered[-1] * 1e3:8.1f} ms  (n={len(ordered)})")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -33,7 +34,9 @@ def main() -> None:
     args = parser.parse_args()
     hands = corpus(args.seed, args.random, args.near)
     options: Counter[str] = Counter()
-    for name, wanted in (("random", lambda k: k == "random"), ("near", lambda k: k != "random")):
+    halves: list[tuple[str, Callable[[str], bool]]] = [("random", lambda k: k == "random"),
+                                                         ("near", lambda k: k != "random")]
+    for name, wanted in halves:
         lines = [f"# {name} hands, seed {args.seed}: `python bench/make_corpus.py`"]
         for cut, hand, kind in hands:
             if wanted(kind):

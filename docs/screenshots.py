@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -29,7 +30,7 @@ from browser.kit import (  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
-SIZES = {"1280": DESKTOP, "375": PHONE}
+SIZES: dict[str, dict[str, Any]] = {"1280": DESKTOP, "375": PHONE}
 
 
 def main() -> None:

@@ -284,7 +284,7 @@ _SHOE_LIMITS = [3] * 52 + [CLASSIC.printed_jokers]
 @settings(max_examples=40, deadline=None)
 @given(cut=st.integers(0, 52),
        hand=st.lists(st.integers(0, 52), min_size=21, max_size=21)
-       .filter(lambda h: all(n <= _SHOE_LIMITS[i] for i, n in Counter(h).items())),
+       .filter(lambda h: all(n <= _SHOE_LIMITS[i] for i, n in Counter[int](h).items())),
        variant=st.sampled_from(sorted(VARIANTS)))
 def test_crosscheck_multisets(cut: int, hand: list[int], variant: str) -> None:
     check([(Card(cut), [Card(i) for i in hand], "multiset")], VARIANTS[variant], variant)

@@ -28,10 +28,11 @@ from rummy21.game import (
 )
 from rummy21.ruleset import RuleSet
 
+Step = tuple[int, int, int, bool]
 STEP = st.tuples(st.integers(0, 11), st.integers(0, 52), st.integers(-1, 6), st.booleans())
 
 
-def snapshot(table: Table) -> tuple:
+def snapshot(table: Table) -> tuple[object, ...]:
     # Seat 0's view holds every public fact; the zones hold every card.
     return (table.zones(), len(table.log), table.turn, table.phase, table.drawn, table.turns,
             table.view(0))
@@ -64,13 +65,13 @@ def pick(table: Table, step: tuple[int, int, int, bool]) -> tuple[Action, int | 
 @given(st.integers(2, 6), st.sampled_from(["classic", "adda52"]), st.integers(0, 10**6),
        st.lists(STEP, min_size=20, max_size=120))
 def test_random_action_sequences_never_corrupt_the_table(players: int, preset: str, seed: int,
-                                                         steps: list) -> None:
+                                                         steps: list[Step]) -> None:
     outcomes = run(players, preset, seed, steps)
     event(f"illegal actions: {'some' if outcomes['illegal'] else 'none'}")
 
 
 def test_long_seeded_action_sequences() -> None:
-    totals: Counter = Counter()
+    totals: Counter[str] = Counter()
     for seed in range(40):
         rng = random.Random(seed)
         steps = [(rng.randrange(12), rng.randrange(53), rng.randrange(-1, 7), rng.random() < .5)
@@ -79,8 +80,8 @@ def test_long_seeded_action_sequences() -> None:
     assert totals["illegal"] > 500 and totals["legal"] > 2000 and totals["over"] > 20
 
 
-def run(players: int, preset: str, seed: int, steps: list) -> Counter:
-    outcomes: Counter = Counter()
+def run(players: int, preset: str, seed: int, steps: list[Step]) -> Counter[str]:
+    outcomes: Counter[str] = Counter()
     rules = RuleSet.preset(preset).with_(turn_limit=40)
     table = Table(players, rules, seed=seed)
     shoe = [0] * 53

@@ -11,8 +11,18 @@ from collections import Counter
 import pytest
 
 from rummy21.bots import RandomBot
-from rummy21.cards import TYPE_COUNT, canonical_shoe
-from rummy21.game import DropKind, EndReason, Phase, Reshuffled, Standing, Table, dump_log, load_log
+from rummy21.cards import TYPE_COUNT, Card, canonical_shoe
+from rummy21.game import (
+    DealStarted,
+    DropKind,
+    EndReason,
+    Phase,
+    Reshuffled,
+    Standing,
+    Table,
+    dump_log,
+    load_log,
+)
 from rummy21.ruleset import RuleSet
 
 PRESETS = ("classic", "adda52")
@@ -20,7 +30,7 @@ TURN_LIMIT = 240
 SEEDS = range(5)
 
 
-def index_counts(cards: list) -> list[int]:
+def index_counts(cards: list[Card]) -> list[int]:
     counts = [0] * TYPE_COUNT
     for card in cards:
         counts[card.index] += 1
@@ -96,7 +106,7 @@ def test_random_deals_keep_invariants(preset: str, players: int) -> None:
 
 
 def test_random_deals_reach_every_ending_and_reshuffle() -> None:
-    reasons: Counter = Counter()
+    reasons: Counter[EndReason] = Counter()
     reshuffles = 0
     for players in (2, 4, 6):
         for seed in SEEDS:
@@ -111,7 +121,8 @@ def test_random_deals_reach_every_ending_and_reshuffle() -> None:
 def test_unseeded_deals_replay_from_their_recorded_shoe() -> None:
     rules = RuleSet().with_(turn_limit=300)
     table = Table(3, rules)
-    assert table.log[0].shoe is not None
+    head = table.log[0]
+    assert isinstance(head, DealStarted) and head.shoe is not None
     bots = [RandomBot(s, drop_chance=0.0, declare_chance=0.0) for s in range(3)]
     while not table.over:
         seat = table.turn

@@ -24,7 +24,7 @@ def test_dealer_rotates_and_totals_add_up() -> None:
 
 
 def test_same_seed_same_match() -> None:
-    def run() -> list[dict]:
+    def run() -> list[dict[str, object]]:
         match = Match(3, RULES, seed=42)
         return [r.to_dict() for r in play_match(match, make_bots(["random"] * 3, seed=42), 4)]
     assert run() == run()

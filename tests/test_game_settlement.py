@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from rummy21.analysis import Option
 from rummy21.cards import Card, parse_cards
 from rummy21.game import DropKind, EndReason
 from rummy21.game.settlement import SeatEnd, Standing, cap_losses, largest_remainder, settle
@@ -19,7 +20,7 @@ WITH_UPPER = tuple(parse_cards("KS QS 9S 6S 3S KH JH 9H 6H 4H 2H KD JD 10D 8D 2D
 
 def declared(rules: RuleSet, *others: SeatEnd) -> tuple[int, ...]:
     seats = [SeatEnd(0, Standing.DECLARED, VALID, 3), *others]
-    return settle(rules, CUT, len(seats) - 1, EndReason.DECLARED, 0, "A", seats).scores
+    return settle(rules, CUT, len(seats) - 1, EndReason.DECLARED, 0, Option.A, seats).scores
 
 
 def test_value_cards_are_settled_between_active_players() -> None:

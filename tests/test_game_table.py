@@ -8,9 +8,12 @@ import pytest
 
 from rummy21.cards import Card, canonical_shoe, parse_cards
 from rummy21.game import (
+    Action,
+    DealEnded,
     Declare,
     Discard,
     Draw,
+    Drew,
     Drop,
     DropKind,
     EndReason,
@@ -42,7 +45,7 @@ def table_of(hands: list[str], cut: str = "7D", open_card: str = "3D", stock: st
     return Table(players, rules, dealer=dealer, shoe=shoe, seed=0)
 
 
-def snapshot(table: Table) -> tuple:
+def snapshot(table: Table) -> tuple[object, ...]:
     return (table.zones(), table.log, table.turn, table.phase, table.drawn,
             tuple(table.view(s) for s in range(table.players)))
 
@@ -144,6 +147,7 @@ def test_empty_open_pile_and_wash_on_empty_stock() -> None:
     table._stock.clear()   # the only way to reach it: the pile never shrinks below 1 + draws
     table._open = table._open[-1:]
     ended = table.draw("stock")
+    assert isinstance(ended, DealEnded)
     assert table.over and ended.reason is EndReason.WASH and table.scores == (0, 0)
 
 
@@ -162,9 +166,10 @@ def test_reshuffle_keeps_the_top_card_and_uses_the_deal_generator() -> None:
 def test_actions_out_of_phase_or_turn_raise_and_change_nothing() -> None:
     table = Table(3, seed=5)
     before = snapshot(table)
-    for action, message in [(Discard(table.hand(0)[0]), "draw a card first"),
+    cases: list[tuple[Action, str]] = [(Discard(table.hand(0)[0]), "draw a card first"),
                             (Declare(table.hand(0)[0]), "draw a card before declaring"),
-                            (Draw(Source.STOCK), "turn"), ]:
+                                       (Draw(Source.STOCK), "turn")]
+    for action, message in cases:
         seat = 1 if isinstance(action, Draw) else None
         with pytest.raises(IllegalActionError, match=message):
             table.apply(action, seat)
@@ -199,8 +204,9 @@ def test_legal_actions_are_exactly_the_allowed_ones() -> None:
     for _ in range(30):
         legal = table.legal_actions()
         assert legal and all(table.can_apply(a) for a in legal)
-        candidates = [Draw(Source.STOCK), Draw(Source.OPEN), Drop()] + \
-            [Discard(c) for c in map(Card, range(53))] + [Declare(c) for c in map(Card, range(53))]
+        candidates: list[Action] = [Draw(Source.STOCK), Draw(Source.OPEN), Drop()]
+        candidates += [Discard(c) for c in map(Card, range(53))]
+        candidates += [Declare(c) for c in map(Card, range(53))]
         assert {a for a in candidates if table.can_apply(a)} == set(legal)
         choice = next((a for a in legal if isinstance(a, (Draw, Discard))), legal[0])
         table.apply(choice)
@@ -287,7 +293,7 @@ def test_own_action_resets_the_consecutive_timeouts() -> None:
     for _ in range(2):
         table.timeout()                                    # seat 0
         table.draw("stock"); table.discard(table.drawn)    # type: ignore[arg-type]
-    table.draw("stock"); table.discard(table.drawn)        # type: ignore[arg-type]  seat 0 acts
+    table.draw("stock"); table.discard(table.drawn)        # type: ignore[arg-type]  # seat 0
     table.draw("stock"); table.discard(table.drawn)        # type: ignore[arg-type]
     assert table.timeout().consecutive == 1
 
@@ -326,10 +332,12 @@ def test_replay_rejects_tampered_logs() -> None:
     table = Table(2, seed=3)
     table.draw("stock"); table.discard(table.drawn)  # type: ignore[arg-type]
     lines = dump_log(table.log).splitlines()
+    drew = table.log[1]
+    assert isinstance(drew, Drew)
+    card = str(drew.card)
+    tampered = lines[1].replace(card, "JK") if card != "JK" else lines[1].replace("JK", "AS")
     with pytest.raises(ReplayError, match="record 2 differs"):
-        Table.replay([lines[0], lines[1].replace(str(table.log[1].card), "JK")  # type: ignore
-                      if str(table.log[1].card) != "JK" else lines[1].replace("JK", "AS"),
-                      lines[2]])
+        Table.replay([lines[0], tampered, lines[2]])
     with pytest.raises(ReplayError, match="starts with"):
         Table.replay(lines[1:])
     with pytest.raises(ReplayError, match="not JSON"):

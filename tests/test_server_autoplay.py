@@ -114,7 +114,11 @@ def test_reconnecting_ends_autoplay_and_tells_the_player(tmp_path: Path) -> None
             assert autoplay(ann, 1, "greedy")["type"] == "ack"
             for turns in (1, 2):
                 play_turn(ann)
-                ann.wait(lambda s, turns=turns: moves_of(s, 1) == turns and my_draw(s))
+
+                def bot_moved(s: dict[str, Any], turns: int = turns) -> bool:
+                    return moves_of(s, 1) == turns and my_draw(s)
+
+                ann.wait(bot_moved)
             with client.websocket_connect(f"/ws/{code}") as ws1:
                 bob = Seat(ws1)
                 notice, state = hello_with_notice(bob, joined["token"])

@@ -61,7 +61,8 @@ class Seat:
         self.state: dict[str, Any] | None = None
         self.messages: list[str] = []
         self.next_id = 1
-        self.acted: int | None = None
+        self.acted: int | tuple[str, int] | None = None
+        """The version of the last state this seat acted on (or answered 'ready' to)."""
 
     # ------------------------------------------------------------- transport
     def send(self, message: dict[str, Any] | str | bytes) -> None:
@@ -153,7 +154,7 @@ class Seat:
             status = state["room"]["status"]
             if status == "between" and state["you"] not in state["ready"] \
                     and self.acted != ("ready", state["version"]):
-                self.acted = ("ready", state["version"])  # type: ignore[assignment]
+                self.acted = ("ready", state["version"])
                 self.request({"type": "ready"})
             elif self.my_move():
                 reply = self.move(rng, drop_chance)
@@ -212,7 +213,7 @@ def play_match(seats: list[Seat], rng: random.Random,
                 continue
             if state["room"]["status"] == "between" and state["you"] not in state["ready"] \
                     and seat.acted != ("ready", state["version"]):
-                seat.acted = ("ready", state["version"])  # type: ignore[assignment]
+                seat.acted = ("ready", state["version"])
                 seat.request({"type": "ready"})
                 moved = True
             elif seat.my_move():

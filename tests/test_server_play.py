@@ -224,7 +224,7 @@ def test_a_failed_commit_undoes_the_move(tmp_path: Path) -> None:
             seat.hello()
             before = (len(room.table.log), room.table.hand(0), room.table.stock_size)
             real_write = room.store.write
-            calls = []
+            calls: list[object] = []
 
             async def failing(ops: list[Any]) -> Any:
                 if not calls:

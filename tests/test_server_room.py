@@ -31,7 +31,7 @@ def test_a_deal_that_could_not_be_stored_is_dealt_again_with_its_seed(tmp_path: 
             assert seat.request({"type": "action", "action": "drop"})["type"] == "ack"
             seat.wait(lambda s: s["room"]["status"] == "between")
             real_write = room.store.write
-            calls = []
+            calls: list[object] = []
 
             async def failing(ops: list[Any]) -> Any:
                 if not calls:
