@@ -98,13 +98,13 @@ export function cardEl(text, jokers, opts = {}) {
 }
 
 export function backEl(size) {
-  return el("div", { class: "card back" + (size ? " " + size : ""), title: "closed stock" });
+  return el("div", { class: `card back${size ? ` ${size}` : ""}`, title: "closed stock" });
 }
 
 export function cardsRow(cards, jokers, opts = {}) {
   return el(
     "div",
-    { class: "cards-row" + (opts.overlap ? " overlap" : "") },
+    { class: `cards-row${opts.overlap ? " overlap" : ""}` },
     cards.map((c) => cardEl(c, jokers, opts)),
   );
 }
@@ -145,7 +145,7 @@ export function mySeats() {
   const out = [];
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
-    if (key && key.startsWith(KEY)) {
+    if (key?.startsWith(KEY)) {
       try {
         out.push({ code: key.slice(KEY.length), ...JSON.parse(localStorage.getItem(key)) });
       } catch (_) {
@@ -157,7 +157,7 @@ export function mySeats() {
 }
 
 export function signed(n) {
-  return n > 0 ? "+" + n : String(n);
+  return n > 0 ? `+${n}` : String(n);
 }
 
 export function scoreClass(n) {

@@ -5,7 +5,7 @@
 import { cardEl, cardName, el, prettyCard, prettyText } from "/static/cards.js";
 import { allIds, cardOf, moveCards } from "/static/layout.js";
 
-const DRAG_START = 7;
+const DRAG_START = 7; // px a pointer moves before a press becomes a drag
 // Group names short enough for a phone's narrow groups.
 const SHORT = {
   pure_sequence: "pure",
@@ -14,7 +14,7 @@ const SHORT = {
   tunnela: "tunnela",
   dublee: "dublee",
   joker_group: "jokers",
-}; // px a pointer moves before a press becomes a drag
+};
 
 export function createHand(root, ctx) {
   const nodes = new Map(); // id -> card node (kept across renders)
@@ -60,7 +60,7 @@ export function createHand(root, ctx) {
     let cls = "group";
     let kind = "…";
     let short = "…";
-    if (label && label.valid) {
+    if (label?.valid) {
       cls += label.pure ? " pure" : " ok";
       kind = label.label + (label.pure ? " ✓" : "");
       short = (SHORT[label.kind] || label.label) + (label.pure ? " ✓" : "");
@@ -69,7 +69,7 @@ export function createHand(root, ctx) {
       kind = "not valid";
       short = "not valid";
     }
-    const name = `Group ${index + 1}: ${label ? (label.valid ? label.label : "not valid, " + prettyText(label.reason)) : "being checked"}`;
+    const name = `Group ${index + 1}: ${label ? (label.valid ? label.label : `not valid, ${prettyText(label.reason)}`) : "being checked"}`;
     return el(
       "div",
       { class: cls, dataset: { group: String(index) }, role: "group", "aria-label": name },
@@ -103,7 +103,7 @@ export function createHand(root, ctx) {
     deferred = false;
     const deal = ctx.deal();
     const layout = ctx.layout();
-    if (!deal || !deal.hand.length) {
+    if (!deal?.hand.length) {
       nodes.clear();
       selected.clear();
       root.replaceChildren(el("div", { class: "hand-empty muted" }, ctx.emptyText()));
@@ -117,7 +117,7 @@ export function createHand(root, ctx) {
     const loose = el(
       "div",
       {
-        class: "group loose" + (layout.loose.length ? "" : " empty"),
+        class: `group loose${layout.loose.length ? "" : " empty"}`,
         dataset: { group: "loose" },
         role: "group",
         "aria-label": `Ungrouped: ${layout.loose.length} cards`,
@@ -209,10 +209,10 @@ export function createHand(root, ctx) {
   }
 
   function clearMarks() {
-    document.querySelectorAll(".droptarget-on").forEach((n) => n.classList.remove("droptarget-on"));
-    root
-      .querySelectorAll(".insert-before, .insert-after")
-      .forEach((n) => n.classList.remove("insert-before", "insert-after"));
+    for (const n of document.querySelectorAll(".droptarget-on")) n.classList.remove("droptarget-on");
+    for (const n of root.querySelectorAll(".insert-before, .insert-after")) {
+      n.classList.remove("insert-before", "insert-after");
+    }
   }
 
   function findTarget(x, y) {

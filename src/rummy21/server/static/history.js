@@ -22,7 +22,7 @@ class HistoryError extends Error {
 
 // GET with the seat's token; a 403 (a private table, no seat here) gets its own message.
 async function get(path) {
-  const headers = mine && mine.token ? { authorization: `Bearer ${mine.token}` } : {};
+  const headers = mine?.token ? { authorization: `Bearer ${mine.token}` } : {};
   const response = await fetch(path, { headers });
   let data = null;
   try {
@@ -31,7 +31,7 @@ async function get(path) {
     data = null;
   }
   if (!response.ok) {
-    const message = (data && data.error) || `${response.status} ${response.statusText}`;
+    const message = data?.error || `${response.status} ${response.statusText}`;
     if (response.status === 403) {
       throw new HistoryError(
         `${message[0].toUpperCase()}${message.slice(1)}. ` +
@@ -84,7 +84,7 @@ async function loadList() {
               "span",
               {},
               el("b", {}, `Deal ${d.deal + 1}`),
-              ` · ${d.winner === null ? "wash" : who(d.winner) + " won"} · ${d.reason === "declared" ? "option " + d.option : d.reason.replace("_", " ")} · ${d.turns} turns`,
+              ` · ${d.winner === null ? "wash" : `${who(d.winner)} won`} · ${d.reason === "declared" ? `option ${d.option}` : d.reason.replace("_", " ")} · ${d.turns} turns`,
             ),
             el(
               "span",
@@ -128,9 +128,9 @@ async function loadList() {
 
 async function openDeal(number) {
   stop();
-  document
-    .querySelectorAll(".deal-item")
-    .forEach((n) => n.classList.toggle("active", Number(n.dataset.deal) === number));
+  for (const n of document.querySelectorAll(".deal-item")) {
+    n.classList.toggle("active", Number(n.dataset.deal) === number);
+  }
   try {
     replay = await get(`/api/tables/${code}/deals/${number}`);
   } catch (error) {
@@ -185,7 +185,7 @@ function show(index) {
       el(
         "div",
         {
-          class: "replay-seat" + (frame.turn === seat ? " turn" : "") + (seat === viewer ? " mine" : ""),
+          class: `replay-seat${frame.turn === seat ? " turn" : ""}${seat === viewer ? " mine" : ""}`,
         },
         el(
           "span",

@@ -160,7 +160,7 @@ export function applyArrangement(layout, arranged, keepGroups = []) {
   }
   const take = (c) => {
     const ids = pool.get(c);
-    return ids && ids.length ? ids.shift() : newId(c);
+    return ids?.length ? ids.shift() : newId(c);
   };
   const groups = arranged.groups.map((g) => g.map(take));
   const loose = sortIds(arranged.loose.map(take), layout.sort);

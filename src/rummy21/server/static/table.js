@@ -52,7 +52,7 @@ let tips = localStorage.getItem("rummy21:tips") !== "off";
 const names = () => (state ? state.room.seats.map((s) => s.name) : []);
 const nameOf = (seat) =>
   seat === null || seat === undefined ? "" : seat === state?.you ? "You" : names()[seat] || `Seat ${seat + 1}`;
-const deal = () => state && state.deal;
+const deal = () => state?.deal;
 const jokers = () => deal()?.jokers || state?.result?.jokers || null;
 const now = () => Date.now() + offset;
 const groupKey = (cards) => [...cards].sort().join(" ");
@@ -72,7 +72,7 @@ function send(message, onReply) {
 }
 
 function toast(text, kind = "error") {
-  const box = el("div", { class: "toast " + kind, role: kind === "error" ? "alert" : "status" }, text);
+  const box = el("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
   $("toasts").append(box);
   setTimeout(() => box.remove(), kind === "error" ? 5200 : 3600);
 }
@@ -200,7 +200,7 @@ function connect() {
 }
 
 function setConn(on) {
-  $("conn").className = "dot " + (on ? "on" : "off");
+  $("conn").className = `dot ${on ? "on" : "off"}`;
   $("conn-text").textContent = on ? "online" : "offline";
 }
 
@@ -241,7 +241,7 @@ function onMessage(msg) {
       break;
     case "groups":
       if (inflight && msg.id === inflight.id) {
-        msg.labels.forEach((label, i) => labelCache.set(inflight.keys[i], label));
+        for (const [i, label] of msg.labels.entries()) labelCache.set(inflight.keys[i], label);
         labelsKey = inflight.groups;
         if (msg.reading) {
           reading = msg.reading;
@@ -293,7 +293,7 @@ function requestLabels() {
   clearTimeout(labelTimer);
   labelTimer = setTimeout(() => {
     const d = deal();
-    if (!d || !d.hand.length || inflight || !ws || ws.readyState !== WebSocket.OPEN) return;
+    if (!d?.hand.length || inflight || !ws || ws.readyState !== WebSocket.OPEN) return;
     if (busy) {
       requestLabels();
       return;
@@ -321,7 +321,7 @@ function render() {
   $("deal-pill").textContent = dealNo >= 0 ? `Deal ${dealNo + 1}/${room.deals}` : plural(room.deals, "deal");
   $("deal-pill").title = dealNo >= 0 ? `deal ${dealNo + 1} of ${room.deals}` : "";
   $("rules-pill").textContent =
-    `${room.rules} · ${room.point_value}/pt` + (room.turn_seconds ? ` · ${room.turn_seconds}s turns` : " · no timer");
+    `${room.rules} · ${room.point_value}/pt${room.turn_seconds ? ` · ${room.turn_seconds}s turns` : " · no timer"}`;
   renderOpponents();
   renderFelt();
   renderMe();
@@ -342,14 +342,14 @@ function initials(name) {
 
 // An avatar with a ring: the ring runs down with the turn clock (or pulses without one).
 function avatar(name, { turn = false, timed = false, me = false } = {}) {
-  const ring = el("span", { class: "ring" + (turn ? " on" : "") + (turn && !timed ? " pulse" : "") });
+  const ring = el("span", { class: `ring${turn ? " on" : ""}${turn && !timed ? " pulse" : ""}` });
   if (turn && timed) {
     ring.innerHTML =
       '<svg viewBox="0 0 44 44" aria-hidden="true"><circle class="track" cx="22" cy="22" r="20"/><circle class="left" cx="22" cy="22" r="20" data-timer="1"/></svg>';
   }
   return el(
     "span",
-    { class: "avatar" + (me ? " me" : ""), "aria-hidden": "true" },
+    { class: `avatar${me ? " me" : ""}`, "aria-hidden": "true" },
     ring,
     el("span", { class: "initials" }, initials(name)),
   );
@@ -373,7 +373,7 @@ function seatBadges(s, info, d) {
   if (info && info.standing === "wrong_declaration")
     badges.push(el("span", { class: "badge out" }, "wrong declaration"));
   if (info && info.standing === "declared") badges.push(el("span", { class: "badge win" }, "declared"));
-  if (info && info.timeouts)
+  if (info?.timeouts)
     badges.push(
       el(
         "span",
@@ -401,7 +401,7 @@ function renderOpponents() {
       return el(
         "div",
         {
-          class: "opp" + (turn ? " turn" : "") + (out ? " out" : "") + (offline ? " offline" : ""),
+          class: `opp${turn ? " turn" : ""}${out ? " out" : ""}${offline ? " offline" : ""}`,
           dataset: { seat: s.seat },
           role: "group",
           "aria-label": `${s.name}${turn ? ", in turn" : ""}${offline ? ", offline" : ""}: ${info ? plural(info.cards, "card") : s.taken ? "seated" : "open seat"}, ${signed(total)} points`,
@@ -428,7 +428,7 @@ function renderOpponents() {
                   el("span", { class: "hide-sm" }, info.cards === 1 ? " card" : " cards"),
                 )
               : el("span", {}, s.taken ? "seated" : "open seat"),
-            el("span", { class: "total " + scoreClass(total) }, `${signed(total)} pts`),
+            el("span", { class: `total ${scoreClass(total)}` }, `${signed(total)} pts`),
           ),
         ),
       );
@@ -524,7 +524,7 @@ function statusText() {
   const who = nameOf(d.turn);
   if (seat && seat.kind === "human" && !seat.connected && !seat.autoplay) {
     const left = state.deadline ? Math.max(0, Math.ceil((state.deadline - now()) / 1000)) : null;
-    return `${who} is offline` + (left !== null ? ` — their turn times out in ${left} s.` : ".");
+    return `${who} is offline${left !== null ? ` — their turn times out in ${left} s.` : "."}`;
   }
   return `${who} ${d.phase === "draw" ? "is drawing" : "is thinking"}…`;
 }
@@ -536,7 +536,7 @@ function renderMe() {
   const total = state.match.totals[state.you];
   $("my-avatar").replaceChildren(
     avatar(me.name, { turn: myTurn(), timed: myTurn() && !!state.deadline, me: true }),
-    el("span", { class: "my-total " + scoreClass(total), title: "your total" }, `${signed(total)} pts`),
+    el("span", { class: `my-total ${scoreClass(total)}`, title: "your total" }, `${signed(total)} pts`),
   );
   $("me").classList.toggle("turn", myTurn());
   setStatus(statusText());
@@ -562,7 +562,7 @@ function renderMe() {
       );
     }
   }
-  if (info && info.timeouts)
+  if (info?.timeouts)
     tools.push(el("span", { class: "badge off" }, `${info.timeouts} time-out${info.timeouts > 1 ? "s" : ""} in a row`));
   $("me-tools").replaceChildren(...tools);
 }
@@ -571,7 +571,7 @@ function renderMe() {
 // asked again, so the reading beside the hand never stays stale.
 function watchReading() {
   const d = deal();
-  if (!d || !d.hand.length) return;
+  if (!d?.hand.length) return;
   if (inflight && Date.now() - inflight.at > 4000) inflight = null;
   if (!inflight && (!reading || readingKey !== groupKey(d.hand))) {
     labelsKey = readingKeyFull = "";
@@ -615,7 +615,7 @@ function penaltyText(r) {
 function renderReading() {
   const box = $("reading");
   const d = deal();
-  if (!d || !d.hand.length || !reading || readingKey !== groupKey(d.hand)) {
+  if (!d?.hand.length || !reading || readingKey !== groupKey(d.hand)) {
     box.replaceChildren();
     return;
   }
@@ -646,7 +646,7 @@ function renderReading() {
       ),
     );
   const tip = tipText(d);
-  if (tip) parts.push(el("div", { class: "tip" + (tip.go ? " go" : "") }, tip.text));
+  if (tip) parts.push(el("div", { class: `tip${tip.go ? " go" : ""}` }, tip.text));
   box.replaceChildren(...parts);
 }
 
@@ -697,7 +697,7 @@ function renderActions() {
   const playing = myTurn();
   const draw = playing && phase() === "draw";
   const discard = playing && phase() === "discard";
-  const holding = !!(d && d.hand.length);
+  const holding = !!d?.hand.length;
   show("btn-stock", draw);
   show("btn-open", draw && d.can_take_open);
   show("btn-drop", draw);
@@ -712,7 +712,7 @@ function renderActions() {
   const card = selectedCard();
   $("btn-discard").disabled = busy || !!problem;
   $("btn-declare").disabled = busy || !!problem;
-  $("btn-discard").replaceChildren("Discard", card ? el("small", {}, " " + prettyCard(card)) : "");
+  $("btn-discard").replaceChildren("Discard", card ? el("small", {}, ` ${prettyCard(card)}`) : "");
   $("btn-discard").title = problem ? `Cannot discard: ${problem}.` : `Discard ${prettyCard(card)} (X)`;
   $("btn-declare").title = problem
     ? `Cannot declare: ${problem}.`
@@ -808,9 +808,9 @@ function useArrangement(reply, keepGroups) {
     },
     keepGroups,
   );
-  reply.groups.forEach((g) =>
-    labelCache.set(groupKey(g.cards), { valid: true, kind: g.kind, label: g.label, pure: g.pure }),
-  );
+  for (const g of reply.groups) {
+    labelCache.set(groupKey(g.cards), { valid: true, kind: g.kind, label: g.label, pure: g.pure });
+  }
   if (reply.reading) {
     reading = reply.reading;
     readingKey = groupKey(deal().hand);
@@ -825,7 +825,7 @@ function useArrangement(reply, keepGroups) {
 
 function arrange() {
   const d = deal();
-  if (!d || !d.hand.length) return;
+  if (!d?.hand.length) return;
   const run = (keep) =>
     send({ type: "arrange", keep: keep.map((i) => layout.groups[i].map(cardOf)) }, (reply) => {
       if (reply.type === "arranged") useArrangement(reply, keep);
@@ -901,7 +901,7 @@ function modal(kind, content, { wide = false, label = null } = {}) {
   const before = document.activeElement;
   const box = el(
     "div",
-    { class: "modal" + (wide ? " wide" : ""), role: "dialog", "aria-modal": "true", "aria-label": label || kind },
+    { class: `modal${wide ? " wide" : ""}`, role: "dialog", "aria-modal": "true", "aria-label": label || kind },
     content,
   );
   const overlay = el("div", { class: "overlay" }, box);
@@ -920,7 +920,7 @@ function modal(kind, content, { wide = false, label = null } = {}) {
   function close() {
     if (openModal === entry) openModal = null;
     if (root.contains(overlay)) root.replaceChildren();
-    if (before && before.focus && document.contains(before)) before.focus({ preventScroll: true });
+    if (before?.focus && document.contains(before)) before.focus({ preventScroll: true });
   }
   const first = box.querySelector(".buttons .btn.primary, .buttons .btn.go, .buttons .btn");
   if (first) first.focus({ preventScroll: true });
@@ -964,7 +964,7 @@ function askDeclare(card) {
 function checkGroup(cards, label, j) {
   return el(
     "div",
-    { class: "group " + (label.valid ? (label.pure ? "pure" : "ok") : "bad") },
+    { class: `group ${label.valid ? (label.pure ? "pure" : "ok") : "bad"}` },
     el("div", { class: "g-label" }, el("span", { class: "k" }, label.valid ? label.label : "not valid")),
     label.valid ? null : el("div", { class: "g-reason" }, prettyText(label.reason)),
     el(
@@ -1015,7 +1015,7 @@ function showDeclareCheck(msg) {
       el("h2", {}, `Declare with ${prettyCard(msg.finish)} on the finish slot?`),
       el(
         "div",
-        { class: "verdict " + (ok ? "ok" : "bad") },
+        { class: `verdict ${ok ? "ok" : "bad"}` },
         ok
           ? `✓ A valid declaration (option ${msg.option}).`
           : `✗ Not a valid declaration: declaring now costs ${msg.cost_if_wrong} points and puts you out of the deal.`,
@@ -1042,7 +1042,7 @@ function showDeclareCheck(msg) {
         el(
           "button",
           {
-            class: "btn " + (ok ? "go" : "danger"),
+            class: `btn ${ok ? "go" : "danger"}`,
             type: "button",
             id: "confirm-declare",
             onclick: () => {
@@ -1131,7 +1131,7 @@ function showResult(r) {
     const groups = s.groups.map((g) =>
       el(
         "div",
-        { class: "group " + (g.pure ? "pure" : "ok") },
+        { class: `group ${g.pure ? "pure" : "ok"}` },
         el("div", { class: "g-label" }, el("span", { class: "k" }, g.label)),
         el(
           "div",
@@ -1175,14 +1175,14 @@ function showResult(r) {
     if (s.hidden) detail.push("hand folded");
     return el(
       "div",
-      { class: "result-seat" + (s.seat === r.winner ? " winner" : ""), dataset: { seat: s.seat } },
+      { class: `result-seat${s.seat === r.winner ? " winner" : ""}`, dataset: { seat: s.seat } },
       el(
         "div",
         { class: "r-head" },
         el("span", { class: "r-name" }, s.seat === state.you ? `${s.name} (you)` : s.name),
         el(
           "span",
-          { class: "r-score " + scoreClass(s.score) },
+          { class: `r-score ${scoreClass(s.score)}` },
           `${signed(s.score)} pts`,
           el("small", { class: "muted" }, ` · ${s.money}`),
         ),
@@ -1272,7 +1272,7 @@ function scoreTable() {
           el(
             "tr",
             {},
-            el("td", {}, `${h.deal + 1}${h.winner !== null ? " · " + nameOf(h.winner) : " · wash"}`),
+            el("td", {}, `${h.deal + 1}${h.winner !== null ? ` · ${nameOf(h.winner)}` : " · wash"}`),
             h.scores.map((v) => el("td", { class: scoreClass(v) }, signed(v))),
           ),
         ),
@@ -1505,7 +1505,7 @@ setInterval(tick, 250);
 
 if (!code) {
   location.href = "/";
-} else if (seatInfo && seatInfo.token) {
+} else if (seatInfo?.token) {
   connect();
 } else {
   showJoin();
