@@ -7,14 +7,15 @@ tests at the bottom check the helpers themselves.)
 from __future__ import annotations
 
 import json
+import queue
 import random
 import re
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 
 pytest.importorskip("fastapi")
@@ -63,6 +64,21 @@ class Seat:
         self.next_id = 1
         self.acted: int | tuple[str, int] | None = None
         """The version of the last state this seat acted on (or answered 'ready' to)."""
+        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        """What the server sent, in order, moved here by a reader thread (the TestClient's
+        public ``receive`` blocks and has no time-out)."""
+        self.closed: dict[str, Any] | None = None
+        threading.Thread(target=self._read, name="seat-reader", daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                message: dict[str, Any] = dict(self.ws.receive())
+            except Exception as error:  # the session ended: its streams are closed
+                message = {"type": "websocket.close", "code": None, "reason": repr(error)}
+            self.inbox.put(message)
+            if message["type"] == "websocket.close":
+                return
 
     # ------------------------------------------------------------- transport
     def send(self, message: dict[str, Any] | str | bytes) -> None:
@@ -74,16 +90,19 @@ class Seat:
             self.ws.send_text(json.dumps(message))
 
     def recv(self, timeout: float = 15.0) -> dict[str, Any]:
-        stream = self.ws._send_rx   # the TestClient's queue of messages from the server
+        try:
+            message = self.inbox.get(timeout=0 if self.closed else timeout)
+        except queue.Empty:
+            if self.closed:
+                raise ConnectionError(f"closed by the server: {self.closed.get('code')}") from None
+            raise TimeoutError(f"no message from the server in {timeout} s") from None
+        return self.take(message)
 
-        async def get() -> Any:
-            with anyio.fail_after(timeout):
-                return await stream.receive()
-
-        message = self.ws.portal.call(get)
+    def take(self, message: dict[str, Any]) -> dict[str, Any]:
         if message["type"] == "websocket.close":
+            self.closed = message
             raise ConnectionError(f"closed by the server: {message.get('code')}")
-        text = message["text"]
+        text: str = message["text"]
         self.messages.append(text)
         data: dict[str, Any] = json.loads(text)
         if data["type"] == "state":
@@ -166,19 +185,15 @@ class Seat:
 
 def drain(seat: Seat) -> None:
     """Read every message the server has already sent ``seat``, without waiting."""
-    stream = seat.ws._send_rx
     while True:
         try:
-            message = seat.ws.portal.call(stream.receive_nowait)
-        except anyio.WouldBlock:
+            message = seat.inbox.get_nowait()
+        except queue.Empty:
             return
         if message["type"] == "websocket.close":
+            seat.closed = message
             return
-        text_ = message["text"]
-        seat.messages.append(text_)
-        data = json.loads(text_)
-        if data["type"] == "state":
-            seat.state = data
+        seat.take(message)
 
 
 def keys_of(value: Any) -> set[str]:
