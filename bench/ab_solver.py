@@ -40,7 +40,8 @@ Call = Callable[[ModuleType, Sequence[int], Jokers, int], object]
 CALLS: dict[str, Call] = {
     "solve": lambda solver, counts, jokers, _: solver.solve(counts, jokers, RULES),
     "aside": lambda solver, counts, jokers, bound: solver.least_after_put_aside(
-        counts, jokers, RULES, bound),
+        counts, jokers, RULES, bound
+    ),
     "replace": lambda solver, counts, jokers, _: solver.replacements(counts, jokers, RULES, 3),
 }
 
@@ -54,8 +55,13 @@ def hands_for(corpus: str, what: str, solver: ModuleType) -> list[Hand]:
     rng = random.Random(22)
     plus = []
     for counts, jokers, _ in hands:
-        extra = rng.choice([c for c in map(Card, range(53)) if counts[c.index] < (
-            RULES.printed_jokers if c.is_printed_joker else 3)])
+        extra = rng.choice(
+            [
+                c
+                for c in map(Card, range(53))
+                if counts[c.index] < (RULES.printed_jokers if c.is_printed_joker else 3)
+            ]
+        )
         more = list(counts)
         more[extra.index] += 1
         save = solver.solve(counts, jokers, RULES).pure_save
@@ -68,8 +74,9 @@ def main() -> None:
     parser.add_argument("old", help="git revision, package directory or module file")
     parser.add_argument("new", help="git revision, package directory or module file")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--what", default="solve",
-                        help="comma-separated: " + ", ".join(CALLS) + " (default: solve)")
+    parser.add_argument(
+        "--what", default="solve", help="comma-separated: " + ", ".join(CALLS) + " (default: solve)"
+    )
     parser.add_argument("--corpus", default="random,near", help="random, near or both")
     parser.add_argument("--collector", choices=("paused", "on"), default="paused")
     args = parser.parse_args()
@@ -95,9 +102,11 @@ def main() -> None:
                         best[v][i] = min(best[v][i], time.perf_counter() - start)
             for label, times in zip(labels, best, strict=True):
                 ordered = sorted(times)
-                print(f"{what:7} {corpus:6} {label:{width}}  sum {sum(times):7.3f} s  "
-                      f"p99 {ordered[int(0.99 * len(ordered))] * 1e3:7.1f} ms  "
-                      f"max {ordered[-1] * 1e3:7.1f} ms")
+                print(
+                    f"{what:7} {corpus:6} {label:{width}}  sum {sum(times):7.3f} s  "
+                    f"p99 {ordered[int(0.99 * len(ordered))] * 1e3:7.1f} ms  "
+                    f"max {ordered[-1] * 1e3:7.1f} ms"
+                )
             ratio = sum(best[1]) / sum(best[0])
             print(f"{what:7} {corpus:6} {'new / old':{width}}  sum {ratio:.3f}")
 

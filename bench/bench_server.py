@@ -50,10 +50,27 @@ def rss_kib(pid: int) -> int:
 
 def start_server(port: int, db: Path, bot_delay: float) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
-        [sys.executable, "-c", "from rummy21.cli import main; main()", "serve", "--host", HOST,
-         "--port", str(port), "--db", f"sqlite:///{db}", "--bot-delay", str(bot_delay),
-         "--next-deal", "0", "--log-level", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-c",
+            "from rummy21.cli import main; main()",
+            "serve",
+            "--host",
+            HOST,
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{db}",
+            "--bot-delay",
+            str(bot_delay),
+            "--next-deal",
+            "0",
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -68,8 +85,9 @@ def start_server(port: int, db: Path, bot_delay: float) -> subprocess.Popen[byte
 class Player:
     """Plays one human seat: draws, discards a random card, says ready between deals."""
 
-    def __init__(self, url: str, token: str, rng: random.Random, think: tuple[float, float],
-                 stop_at: float) -> None:
+    def __init__(
+        self, url: str, token: str, rng: random.Random, think: tuple[float, float], stop_at: float
+    ) -> None:
         self.url, self.token, self.rng, self.think, self.stop_at = url, token, rng, think, stop_at
         self.rtts: list[float] = []
         self.errors = 0
@@ -98,8 +116,9 @@ class Player:
                         await self.request(self.move(deal))
                         continue
                 try:
-                    raw = await asyncio.wait_for(ws.recv(),
-                                                 timeout=max(0.01, self.stop_at - time.monotonic()))
+                    raw = await asyncio.wait_for(
+                        ws.recv(), timeout=max(0.01, self.stop_at - time.monotonic())
+                    )
                 except TimeoutError:
                     return
                 self.take(json.loads(raw))
@@ -121,7 +140,7 @@ class Player:
         self.next_id += 1
         sent = time.perf_counter()
         await self.ws.send(json.dumps({**message, "id": msg_id}))
-        while True:   # the new state comes first, then the ack
+        while True:  # the new state comes first, then the ack
             reply = self.take(json.loads(await asyncio.wait_for(self.ws.recv(), timeout=60)))
             if reply["type"] != "state" and reply.get("id") == msg_id:
                 break
@@ -147,17 +166,31 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 rss_empty = rss_kib(server.pid)
                 tokens = []
                 for i in range(args.tables):
-                    made = (await http.post("/api/tables", json={
-                        "name": f"P{i}", "seats": ["human", "random"], "turn_seconds": 0,
-                        "deals": 100})).json()
+                    made = (
+                        await http.post(
+                            "/api/tables",
+                            json={
+                                "name": f"P{i}",
+                                "seats": ["human", "random"],
+                                "turn_seconds": 0,
+                                "deals": 100,
+                            },
+                        )
+                    ).json()
                     tokens.append((made["code"], made["token"]))
             rss_tables = rss_kib(server.pid)
             stop_at = time.monotonic() + args.seconds
             rng = random.Random(args.seed)
-            players = [Player(f"ws://{HOST}:{port}/ws/{code}", token,
-                              random.Random(rng.getrandbits(32)),
-                              (args.think_min, args.think_max), stop_at)
-                       for code, token in tokens]
+            players = [
+                Player(
+                    f"ws://{HOST}:{port}/ws/{code}",
+                    token,
+                    random.Random(rng.getrandbits(32)),
+                    (args.think_min, args.think_max),
+                    stop_at,
+                )
+                for code, token in tokens
+            ]
             started = time.monotonic()
             results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
             elapsed = time.monotonic() - started
@@ -173,17 +206,25 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     if not rtts:
         raise SystemExit(f"no action completed ({failures[:3]})")
     return {
-        "tables": args.tables, "seconds": round(elapsed, 1),
-        "think_s": [args.think_min, args.think_max], "bot_delay_s": args.bot_delay,
-        "actions": len(rtts), "actions_per_s": round(len(rtts) / elapsed, 1),
-        "rtt_ms": {"p50": round(1000 * statistics.median(rtts), 2),
-                   "p90": round(1000 * percentile(rtts, 0.90), 2),
-                   "p99": round(1000 * percentile(rtts, 0.99), 2),
-                   "max": round(1000 * max(rtts), 2)},
-        "errors": sum(p.errors for p in players), "client_failures": len(failures),
-        "server_rss_mib": {"empty": round(rss_empty / 1024, 1),
-                           "with_tables": round(rss_tables / 1024, 1),
-                           "playing": round(rss_playing / 1024, 1)},
+        "tables": args.tables,
+        "seconds": round(elapsed, 1),
+        "think_s": [args.think_min, args.think_max],
+        "bot_delay_s": args.bot_delay,
+        "actions": len(rtts),
+        "actions_per_s": round(len(rtts) / elapsed, 1),
+        "rtt_ms": {
+            "p50": round(1000 * statistics.median(rtts), 2),
+            "p90": round(1000 * percentile(rtts, 0.90), 2),
+            "p99": round(1000 * percentile(rtts, 0.99), 2),
+            "max": round(1000 * max(rtts), 2),
+        },
+        "errors": sum(p.errors for p in players),
+        "client_failures": len(failures),
+        "server_rss_mib": {
+            "empty": round(rss_empty / 1024, 1),
+            "with_tables": round(rss_tables / 1024, 1),
+            "playing": round(rss_playing / 1024, 1),
+        },
         "kib_per_table": round((rss_playing - rss_empty) / args.tables, 1),
         "target_met": percentile(rtts, 0.99) <= 0.050 and not failures,
     }

@@ -41,7 +41,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "tests"))
 SOLVER = "rummy21.solver"
-_TREES: list[tempfile.TemporaryDirectory[str]] = []     # revisions checked out, kept to the end
+_TREES: list[tempfile.TemporaryDirectory[str]] = []  # revisions checked out, kept to the end
 
 
 def solver_from(source: str) -> ModuleType:
@@ -57,12 +57,16 @@ def solver_from(source: str) -> ModuleType:
     path = Path(source)
     if not path.exists():
         path = _checkout(source)
-    mine = {name: sys.modules.pop(name) for name in list(sys.modules)
-            if name == SOLVER or name.startswith(SOLVER + ".")}
+    mine = {
+        name: sys.modules.pop(name)
+        for name in list(sys.modules)
+        if name == SOLVER or name.startswith(SOLVER + ".")
+    }
     try:
         if path.is_dir():
             spec = importlib.util.spec_from_file_location(
-                SOLVER, path / "__init__.py", submodule_search_locations=[str(path)])
+                SOLVER, path / "__init__.py", submodule_search_locations=[str(path)]
+            )
         else:
             spec = importlib.util.spec_from_file_location(SOLVER, path)
         assert spec is not None and spec.loader is not None
@@ -78,9 +82,22 @@ def solver_from(source: str) -> ModuleType:
 
 def _checkout(revision: str) -> Path:
     """The solver of a git revision, written to a temporary directory."""
-    listed = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", revision,
-                             "src/rummy21/solver.py", "src/rummy21/solver"],
-                            capture_output=True, text=True, check=True).stdout.split()
+    listed = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(ROOT),
+            "ls-tree",
+            "-r",
+            "--name-only",
+            revision,
+            "src/rummy21/solver.py",
+            "src/rummy21/solver",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     if not listed:
         raise SystemExit(f"{revision}: no such file, directory or revision with a solver")
     tree = tempfile.TemporaryDirectory(prefix="solver-")
@@ -88,8 +105,13 @@ def _checkout(revision: str) -> Path:
     for name in listed:
         target = Path(tree.name) / Path(name).relative_to("src/rummy21")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:{name}"],
-                                          capture_output=True, check=True).stdout)
+        target.write_bytes(
+            subprocess.run(
+                ["git", "-C", str(ROOT), "show", f"{revision}:{name}"],
+                capture_output=True,
+                check=True,
+            ).stdout
+        )
     return Path(tree.name) / ("solver" if any("/solver/" in n for n in listed) else "solver.py")
 
 
@@ -97,7 +119,7 @@ def pause_of(solver: ModuleType, collector: str = "paused") -> Callable[[], Cont
     """How a benchmark wraps each reading: in the solver's opt-in pause of the cycle
     collector (``paused_collection``), or not. (Versions without one pause it themselves.)"""
     if collector == "paused" and hasattr(solver, "paused_collection"):
-        return solver.paused_collection     # type: ignore[no-any-return]
+        return solver.paused_collection  # type: ignore[no-any-return]
     return contextlib.nullcontext
 
 
@@ -116,12 +138,17 @@ def quantiles(times: list[float]) -> str:
     def at(fraction: float) -> float:
         return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
-    return (f"median {at(0.5) * 1e3:8.3f} ms  p90 {at(0.9) * 1e3:8.3f} ms  "
-            f"p99 {at(0.99) * 1e3:8.3f} ms  max {ordered[-1] * 1e3:8.1f} ms  (n={len(ordered)})")
+    return (
+        f"median {at(0.5) * 1e3:8.3f} ms  p90 {at(0.9) * 1e3:8.3f} ms  "
+        f"p99 {at(0.99) * 1e3:8.3f} ms  max {ordered[-1] * 1e3:8.1f} ms  (n={len(ordered)})"
+    )
 
 
-def timed(items: list[tuple[Card, list[Card]]], run: Callable[[Card, list[Card]], object],
-          pause: Callable[[], ContextManager[object]] = contextlib.nullcontext) -> list[float]:
+def timed(
+    items: list[tuple[Card, list[Card]]],
+    run: Callable[[Card, list[Card]], object],
+    pause: Callable[[], ContextManager[object]] = contextlib.nullcontext,
+) -> list[float]:
     times = []
     for cut, hand in items:
         start = time.perf_counter()
@@ -133,39 +160,53 @@ def timed(items: list[tuple[Card, list[Card]]], run: Callable[[Card, list[Card]]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sample", type=int, default=0, help="only the first N hands of each corpus")
-    parser.add_argument("--reference", type=int, default=100,
-                        help="hands per corpus timed with the reference too")
+    parser.add_argument(
+        "--sample", type=int, default=0, help="only the first N hands of each corpus"
+    )
+    parser.add_argument(
+        "--reference", type=int, default=100, help="hands per corpus timed with the reference too"
+    )
     parser.add_argument("--skip-cli", action="store_true")
-    parser.add_argument("--helpers", type=int, default=100,
-                        help="hands per corpus timed with distance and outs")
-    parser.add_argument("--solver", metavar="SOURCE",
-                        help="time this version of the solver (git revision, directory or "
-                             "file) instead of the installed one; skips the CLI")
-    parser.add_argument("--collector", choices=("paused", "on"), default="paused",
-                        help="the cycle collector during each reading (default: paused, "
-                             "through the solver's opt-in)")
+    parser.add_argument(
+        "--helpers", type=int, default=100, help="hands per corpus timed with distance and outs"
+    )
+    parser.add_argument(
+        "--solver",
+        metavar="SOURCE",
+        help="time this version of the solver (git revision, directory or "
+        "file) instead of the installed one; skips the CLI",
+    )
+    parser.add_argument(
+        "--collector",
+        choices=("paused", "on"),
+        default="paused",
+        help="the cycle collector during each reading (default: paused, "
+        "through the solver's opt-in)",
+    )
     args = parser.parse_args()
     if args.solver:
-        sys.modules[SOLVER] = solver_from(args.solver)      # before the analysis imports it
+        sys.modules[SOLVER] = solver_from(args.solver)  # before the analysis imports it
         args.skip_cli = True
     # (Imported here: with --solver, the analysis must bind that version.)
     from rummy21.analysis import analyze, analyze_counts, outs
     from rummy21.distance import distance
+
     solver = sys.modules[SOLVER] if args.solver else importlib.import_module(SOLVER)
     pause = pause_of(solver, args.collector)
     rules = RuleSet()
-    print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
-          f"{platform.machine()}, one core; solver {args.solver or 'installed'}, "
-          f"cycle collector {args.collector}")
-    whole: dict[str, list[float]] = {"21": [], "22": []}     # both halves of the corpus
+    print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}), "
+        f"{platform.machine()}, one core; solver {args.solver or 'installed'}, "
+        f"cycle collector {args.collector}"
+    )
+    whole: dict[str, list[float]] = {"21": [], "22": []}  # both halves of the corpus
     for name in ("random", "near"):
         hands = load(name)
         if args.sample:
-            hands = hands[:args.sample]
+            hands = hands[: args.sample]
         print(f"\n== corpus_{name}.txt ({len(hands)} hands)")
         solve21 = lambda cut, hand: analyze_counts(counts_of(hand), Jokers.from_cut(cut), rules)  # noqa: E731
-        timed(hands[:50], solve21, pause)              # warm the memo tables
+        timed(hands[:50], solve21, pause)  # warm the memo tables
         ours = timed(hands, solve21, pause)
         whole["21"] += ours
         print(f"21-card analysis   {quantiles(ours)}")
@@ -173,26 +214,40 @@ def main() -> None:
         plus = []
         for cut, hand in hands:
             counts = counts_of(hand)
-            extra = rng.choice([c for c in map(Card, range(53))
-                                if counts[c.index] < (rules.printed_jokers if c.is_printed_joker else 3)])
+            extra = rng.choice(
+                [
+                    c
+                    for c in map(Card, range(53))
+                    if counts[c.index] < (rules.printed_jokers if c.is_printed_joker else 3)
+                ]
+            )
             plus.append((cut, hand + [extra]))
         with_extra = timed(plus, lambda cut, hand: analyze(hand, cut, rules), pause)
         whole["22"] += with_extra
         print(f"22-card analysis   {quantiles(with_extra)}")
         if args.reference:
             from reference import analyse as reference  # the oracle kept in tests/
-            sample = hands[:args.reference]
+
+            sample = hands[: args.reference]
             ref = timed(sample, lambda cut, hand: reference(hand, cut, rules))
-            mine = ours[:len(sample)]
+            mine = ours[: len(sample)]
             print(f"reference (tests)  {quantiles(ref)}")
-            print(f"speed-up on those {len(sample)} hands: median {sorted(ref)[len(ref) // 2] / sorted(mine)[len(mine) // 2]:.1f}x, "
-                  f"total {sum(ref) / sum(mine):.1f}x")
+            print(
+                f"speed-up on those {len(sample)} hands: median {sorted(ref)[len(ref) // 2] / sorted(mine)[len(mine) // 2]:.1f}x, "
+                f"total {sum(ref) / sum(mine):.1f}x"
+            )
         if args.helpers:
-            sample = hands[:args.helpers]
-            if name == "near":      # exact; far hands (random deals) take seconds: see limit
-                print(f"distance           {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules), pause))}")
-            print(f"distance, limit 3  {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules, 3), pause))}")
-            print(f"outs               {quantiles(timed(sample, lambda cut, hand: outs(hand, cut, rules), pause))}")
+            sample = hands[: args.helpers]
+            if name == "near":  # exact; far hands (random deals) take seconds: see limit
+                print(
+                    f"distance           {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules), pause))}"
+                )
+            print(
+                f"distance, limit 3  {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules, 3), pause))}"
+            )
+            print(
+                f"outs               {quantiles(timed(sample, lambda cut, hand: outs(hand, cut, rules), pause))}"
+            )
     print(f"\n== the whole corpus ({len(whole['21'])} hands)")
     print(f"21-card analysis   {quantiles(whole['21'])}")
     print(f"22-card analysis   {quantiles(whole['22'])}")
@@ -212,27 +267,44 @@ def batch_throughput(runs: int = 3) -> None:
     the corpus and on the whole of it (2,000 hands): one process, then the default (one
     worker per core). The fastest and the median of ``runs`` runs (the machine drifts)."""
     import tempfile
+
     command = rummy21_command()
-    print(f"\n== {' '.join(command)} analyze --json --batch FILE (start-up included; "
-          f"fastest / median of {runs} runs)")
+    print(
+        f"\n== {' '.join(command)} analyze --json --batch FILE (start-up included; "
+        f"fastest / median of {runs} runs)"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         whole = Path(tmp) / "corpus_whole.txt"
-        whole.write_text("".join((HERE / f"corpus_{n}.txt").read_text() for n in ("random", "near")))
-        for label, path in (("random", HERE / "corpus_random.txt"),
-                            ("near", HERE / "corpus_near.txt"), ("whole corpus", whole)):
-            for jobs, workers in ((["--jobs", "1"], "one process"),
-                                  ([], f"default: one worker per core ({os.cpu_count()})")):
+        whole.write_text(
+            "".join((HERE / f"corpus_{n}.txt").read_text() for n in ("random", "near"))
+        )
+        for label, path in (
+            ("random", HERE / "corpus_random.txt"),
+            ("near", HERE / "corpus_near.txt"),
+            ("whole corpus", whole),
+        ):
+            for jobs, workers in (
+                (["--jobs", "1"], "one process"),
+                ([], f"default: one worker per core ({os.cpu_count()})"),
+            ):
                 rates = []
                 for _ in range(runs):
                     start = time.perf_counter()
-                    done = subprocess.run(command + ["analyze", "--json", "--batch", str(path)]
-                                          + jobs, capture_output=True, text=True, check=False)
+                    done = subprocess.run(
+                        command + ["analyze", "--json", "--batch", str(path)] + jobs,
+                        capture_output=True,
+                        text=True,
+                        check=False,
+                    )
                     elapsed = time.perf_counter() - start
                     lines = done.stdout.count("\n")
                     rates.append(lines / elapsed)
                 rates.sort(reverse=True)
-                print(f"{label:13} {workers:34} {lines} hands: {rates[0]:6.0f} / "
-                      f"{rates[len(rates) // 2]:6.0f} hands/s (exit {done.returncode})")
+                print(
+                    f"{label:13} {workers:34} {lines} hands: {rates[0]:6.0f} / "
+                    f"{rates[len(rates) // 2]:6.0f} hands/s (exit {done.returncode})"
+                )
+
 
 if __name__ == "__main__":
     main()

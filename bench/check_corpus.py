@@ -44,7 +44,7 @@ def main() -> None:
     for name in ("random", "near"):
         hands = load(name)
         if args.sample:
-            hands = hands[:args.sample]
+            hands = hands[: args.sample]
         items += [(name, number, cut, hand) for number, (cut, hand) in enumerate(hands, 1)]
     start = time.perf_counter()
     with multiprocessing.Pool(args.jobs or None) as pool:
@@ -54,8 +54,10 @@ def main() -> None:
         print(f"corpus_{name}.txt hand {number}: cut {cut} {format_cards(sorted(hand))}")
         for problem in problems:
             print(f"    {problem}")
-    print(f"{len(items)} hands checked against the reference in {time.perf_counter() - start:.0f} s: "
-          f"{len(failures)} disagree")
+    print(
+        f"{len(items)} hands checked against the reference in {time.perf_counter() - start:.0f} s: "
+        f"{len(failures)} disagree"
+    )
     sys.exit(1 if failures else 0)
 
 

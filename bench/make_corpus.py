@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))   # the hand generators are test tools
+sys.path.insert(0, str(HERE.parent / "tests"))  # the hand generators are test tools
 
 from handgen import corpus  # noqa: E402
 
@@ -34,8 +34,10 @@ def main() -> None:
     args = parser.parse_args()
     hands = corpus(args.seed, args.random, args.near)
     options: Counter[str] = Counter()
-    halves: list[tuple[str, Callable[[str], bool]]] = [("random", lambda k: k == "random"),
-                                                         ("near", lambda k: k != "random")]
+    halves: list[tuple[str, Callable[[str], bool]]] = [
+        ("random", lambda k: k == "random"),
+        ("near", lambda k: k != "random"),
+    ]
     for name, wanted in halves:
         lines = [f"# {name} hands, seed {args.seed}: `python bench/make_corpus.py`"]
         for cut, hand, kind in hands:

@@ -38,9 +38,11 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="rummy21-shots-"))
     common = {"bot_delay": 1.5, "next_deal_seconds": 30.0, "allow_seed": True, "rate_limit": None}
     plain = Server(work / "plain.sqlite3", common, work / "plain.log").start()
-    rigged = Server(work / "rigged.sqlite3", {**common, "bot_delay": 0.3,
-                                              "table_factory": "rigs:ready_to_declare"},
-                    work / "rigged.log").start()
+    rigged = Server(
+        work / "rigged.sqlite3",
+        {**common, "bot_delay": 0.3, "table_factory": "rigs:ready_to_declare"},
+        work / "rigged.log",
+    ).start()
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -53,18 +55,18 @@ def main() -> None:
 
 
 def shoot(player: Player, name: str) -> None:
-    player.page.wait_for_timeout(400)      # let the last answer land
-    path = OUT / f"{name}.jpg"      # JPEG: the felt's gradient makes PNGs five times larger
+    player.page.wait_for_timeout(400)  # let the last answer land
+    path = OUT / f"{name}.jpg"  # JPEG: the felt's gradient makes PNGs five times larger
     player.page.screenshot(path=str(path), type="jpeg", quality=85)
-    if os.environ.get("RUMMY21_SHOTS_PNG"):       # a lossless copy to look at
+    if os.environ.get("RUMMY21_SHOTS_PNG"):  # a lossless copy to look at
         player.page.screenshot(path=str(Path(os.environ["RUMMY21_SHOTS_PNG"]) / f"{name}.png"))
     print(path.relative_to(ROOT))
 
 
-def play(browser: object, device: dict[str, object], size: str, plain: Server,
-         rigged: Server) -> None:
-    made = plain.create(["human", "greedy", "greedy", "greedy"], seed=41, turn_seconds=30,
-                        deals=5)
+def play(
+    browser: object, device: dict[str, object], size: str, plain: Server, rigged: Server
+) -> None:
+    made = plain.create(["human", "greedy", "greedy", "greedy"], seed=41, turn_seconds=30, deals=5)
     asha = Player(browser, device, "asha").sit(plain, made)
     page = asha.page
     page.wait_for_selector("#hand .group.pure, #hand .group.ok")

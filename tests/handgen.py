@@ -89,9 +89,9 @@ class _Builder:
         suit, length = self.suit(), self.rng.choice((3, 3, 3, 4, 4, 5, 6))
         style = self.rng.random()
         if style < 0.15:
-            start = 1                       # A-2-3...
+            start = 1  # A-2-3...
         elif style < 0.3:
-            start = 15 - length             # ...Q-K-A
+            start = 15 - length  # ...Q-K-A
         else:
             start = self.rng.randint(1, 14 - length + 1)
         return [Card.of((start + k - 1) % 13 + 1, suit) for k in range(length)]
@@ -155,14 +155,15 @@ class _Builder:
                 return
             cards = self.rng.choices(makers, weights)[0]()
             if len(cards) > self.room:
-                cards = cards[:self.room] if self.room >= 3 else cards[:0]
+                cards = cards[: self.room] if self.room >= 3 else cards[:0]
             self.add(cards)
         while self.room:
             self.add([self.random_card()])
 
 
-def near_complete(rng: random.Random, rules: RuleSet,
-                  option: Option | None = None) -> tuple[Card, list[Card]]:
+def near_complete(
+    rng: random.Random, rules: RuleSet, option: Option | None = None
+) -> tuple[Card, list[Card]]:
     """A random cut and 21 cards made mostly of melds, then 0–3 cards replaced at random.
 
     ``option`` biases the recipe: ``"A"`` runs and sets with at least three pure groups,
@@ -173,8 +174,12 @@ def near_complete(rng: random.Random, rules: RuleSet,
     cut = rng.choice(shoe)
     hand = _Builder(rng, rules, Jokers.from_cut(cut))
     melds: list[tuple[Callable[[], list[Card]], int]] = [
-        (hand.pure_run, 4), (hand.impure_run, 3), (hand.a_set, 3), (hand.tunnela, 2),
-        (hand.jokers_, 1)]
+        (hand.pure_run, 4),
+        (hand.impure_run, 3),
+        (hand.a_set, 3),
+        (hand.tunnela, 2),
+        (hand.jokers_, 1),
+    ]
     if option == "A":
         pure = 0
         while pure < rules.pure_groups_needed:
@@ -206,8 +211,9 @@ def near_complete(rng: random.Random, rules: RuleSet,
     return cut, cards
 
 
-def corpus(seed: int, n_random: int, n_near: int,
-           rules: RuleSet | None = None) -> list[tuple[Card, list[Card], str]]:
+def corpus(
+    seed: int, n_random: int, n_near: int, rules: RuleSet | None = None
+) -> list[tuple[Card, list[Card], str]]:
     """``n_random`` random deals, then ``n_near`` near-complete hands cycling through the
     options A, B, C, D and mixed; each as ``(cut, hand, kind)``."""
     rules = rules or RuleSet()

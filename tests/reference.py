@@ -61,6 +61,7 @@ MELD_KINDS = frozenset({TUNNELA, PURE_SEQUENCE, IMPURE_SEQUENCE, SET, JOKER_GROU
 
 # --- RULES §1 and §3: points, jokers and value cards -------------------------------------
 
+
 def face_points(card: Card) -> int:
     """A, K, Q, J = 10; 2..10 = face value; the printed joker = 0 (RULES §1)."""
     if card == PRINTED_JOKER:
@@ -122,7 +123,7 @@ def _as_cut(cut: Card | Cut | _HasCut) -> Cut:
         return cut
     if isinstance(cut, Card):
         return Cut(cut)
-    return Cut(cut.cut)          # e.g. a rummy21.jokers.Jokers: we only take its cut card
+    return Cut(cut.cut)  # e.g. a rummy21.jokers.Jokers: we only take its cut card
 
 
 def _table_points(table: Sequence[int], count: int) -> int:
@@ -142,6 +143,7 @@ def value_points(hand: Sequence[Card], cut: Card | Cut, rules: RuleSet) -> tuple
 
 
 # --- RULES §4: is a given list of cards a group? ------------------------------------------
+
 
 def _places(card: Card, ace_high: bool) -> int:
     rank = _rank(card)
@@ -182,8 +184,10 @@ def _is_impure_sequence(cards: Sequence[Card], table: Cut) -> bool:
                 if fixed:
                     return True
                 # Only joker cards: one of them must play naturally, in its own place.
-                if any(c != PRINTED_JOKER and _suit(c) == suit and _places(c, ace_high) in window
-                       for c in wild):
+                if any(
+                    c != PRINTED_JOKER and _suit(c) == suit and _places(c, ace_high) in window
+                    for c in wild
+                ):
                     return True
     return False
 
@@ -200,8 +204,7 @@ def _is_set(cards: Sequence[Card], table: Cut, rules: RuleSet) -> bool:
     return any(c != PRINTED_JOKER for c in cards)
 
 
-def group_kinds(cards: Sequence[Card], cut: Card | Cut | _HasCut,
-                rules: RuleSet) -> frozenset[str]:
+def group_kinds(cards: Sequence[Card], cut: Card | Cut | _HasCut, rules: RuleSet) -> frozenset[str]:
     """Every kind of group ``cards`` can be (empty if they form no group)."""
     table = _as_cut(cut)
     kinds: set[str] = set()
@@ -220,8 +223,9 @@ def group_kinds(cards: Sequence[Card], cut: Card | Cut | _HasCut,
     return frozenset(kinds)
 
 
-def check_groups(groups: Sequence[Sequence[Card]], jokers: Card | Cut | _HasCut,
-                 rules: RuleSet) -> list[frozenset[str]]:
+def check_groups(
+    groups: Sequence[Sequence[Card]], jokers: Card | Cut | _HasCut, rules: RuleSet
+) -> list[frozenset[str]]:
     """The kinds each group can be; raise ``ValueError`` naming the first invalid group.
 
     ``jokers`` is the cut card (or anything with a ``cut`` attribute, like
@@ -238,7 +242,7 @@ def check_groups(groups: Sequence[Sequence[Card]], jokers: Card | Cut | _HasCut,
 
 # --- RULES §5 A and the pure save: the exhaustive search ----------------------------------
 
-Naturals = tuple[int, ...]      # copies of each of the 52 suited cards not yet placed
+Naturals = tuple[int, ...]  # copies of each of the 52 suited cards not yet placed
 
 #: A sequence of 6+ cards with two or more natural cards can always be cut, between two of
 #: its natural cards, into two valid sequences of 3+ cards that are each at least as pure
@@ -282,8 +286,9 @@ class _Search:
         self._least: dict[tuple[Naturals, int, int], int] = {}
         self._cover: dict[tuple[Naturals, int, int], bool] = {}
 
-    def groups_with(self, naturals: Naturals, low: int, stand_ins: int,
-                    padded: bool) -> Iterator[tuple[list[int], int, bool]]:
+    def groups_with(
+        self, naturals: Naturals, low: int, stand_ins: int, padded: bool
+    ) -> Iterator[tuple[list[int], int, bool]]:
         """Every group holding natural card ``low`` (the lowest one left), using at most
         ``stand_ins``, as (its other natural cards, stand-ins used, pure?). Unless ``padded``,
         each group takes only the stand-ins it cannot do without."""
@@ -296,12 +301,11 @@ class _Search:
         # All cards below ``low`` are placed, so the others lie above it (or, for an Ace
         # high, below it).
         others = [r for r in range(2, 14) if r != rank and naturals[suit * 13 + r - 1] > 0]
-        for start in ([1, 14] if rank == 1 else [rank]):
+        for start in [1, 14] if rank == 1 else [rank]:
             for chosen in _spreads(start, others, stand_ins):
                 places = [start, *chosen]
                 span = max(places) - min(places) + 1
-                longest = (SPLIT_FREE if chosen or self.rules.joker_groups
-                           else LONGEST_SEQUENCE)
+                longest = SPLIT_FREE if chosen or self.rules.joker_groups else LONGEST_SEQUENCE
                 least = max(span - len(places), 3 - len(places), 0)
                 most = min(stand_ins, longest - len(places))
                 for used in range(least, (most if padded else min(most, least)) + 1):
@@ -336,16 +340,19 @@ class _Search:
         each of them three times over or in 3 consecutive places."""
         bound = 0
         for suit in range(4):
-            def held(place: int, suit: int = suit) -> int:   # place 1..14, Ace at 1 and 14
+
+            def held(place: int, suit: int = suit) -> int:  # place 1..14, Ace at 1 and 14
                 return naturals[suit * 13 + (place - 1) % 13]
 
             useful = 0
             for rank in range(1, 14):
                 places = (1, 14) if rank == 1 else (rank,)
                 if held(rank) >= 3 or any(
-                        held(start) and held(start + 1) and held(start + 2)
-                        for place in places for start in (place - 2, place - 1, place)
-                        if 1 <= start <= 12):
+                    held(start) and held(start + 1) and held(start + 2)
+                    for place in places
+                    for start in (place - 2, place - 1, place)
+                    if 1 <= start <= 12
+                ):
                     useful += held(rank)
             bound += useful // 3
         return bound
@@ -367,18 +374,24 @@ class _Search:
             budget = stand_ins + to_come - self.is_joker[low]
             # A spare stand-in may as well stay loose: groups take no more than they need.
             for others, used, pure in self.groups_with(naturals, low, budget, padded=False):
-                best = min(best, self.least_loose(self._without(naturals, low, others),
-                                                  stand_ins - used,
-                                                  max(0, pure_missing - pure)))
+                best = min(
+                    best,
+                    self.least_loose(
+                        self._without(naturals, low, others),
+                        stand_ins - used,
+                        max(0, pure_missing - pure),
+                    ),
+                )
                 if best == 0:
                     break
             else:
                 rest = self._without(naturals, low, [])
-                if self.is_joker[low]:   # rather than loose: a spare stand-in is 0 points too
+                if self.is_joker[low]:  # rather than loose: a spare stand-in is 0 points too
                     best = min(best, self.least_loose(rest, stand_ins + 1, pure_missing))
                 else:
-                    best = min(best, self.points[low]
-                               + self.least_loose(rest, stand_ins, pure_missing))
+                    best = min(
+                        best, self.points[low] + self.least_loose(rest, stand_ins, pure_missing)
+                    )
         self._least[key] = best
         return best
 
@@ -394,20 +407,27 @@ class _Search:
             ok = False
         elif low is None:
             ok = pure_missing == 0 and (
-                stand_ins == 0 or (self.rules.joker_groups and stand_ins >= 3))
+                stand_ins == 0 or (self.rules.joker_groups and stand_ins >= 3)
+            )
         else:
             ok = self.is_joker[low] and self.can_cover(
-                self._without(naturals, low, []), stand_ins + 1, pure_missing)
+                self._without(naturals, low, []), stand_ins + 1, pure_missing
+            )
             budget = stand_ins + to_come - self.is_joker[low]
             ok = ok or any(
-                self.can_cover(self._without(naturals, low, others), stand_ins - used,
-                               max(0, pure_missing - pure))
-                for others, used, pure in self.groups_with(naturals, low, budget, padded=True))
+                self.can_cover(
+                    self._without(naturals, low, others),
+                    stand_ins - used,
+                    max(0, pure_missing - pure),
+                )
+                for others, used, pure in self.groups_with(naturals, low, budget, padded=True)
+            )
         self._cover[key] = ok
         return ok
 
 
 # --- RULES §5 and §7: the whole reading ---------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -437,13 +457,17 @@ def analyse(hand: Sequence[Card], cut: Card, rules: RuleSet) -> Reading:
     naturals = tuple(held[Card(i)] for i in range(52))
     printed = held[PRINTED_JOKER]
     # Printed jokers are stand-ins, except three that may form a tunnela (a pure group).
-    starts = [(printed - 3 * jk_tunnelas, max(0, need - jk_tunnelas))
-              for jk_tunnelas in range(printed // 3 + 1)]
-    pure_save = min(search.least_loose(naturals, stand_ins, missing)
-                    for stand_ins, missing in starts)
+    starts = [
+        (printed - 3 * jk_tunnelas, max(0, need - jk_tunnelas))
+        for jk_tunnelas in range(printed // 3 + 1)
+    ]
+    pure_save = min(
+        search.least_loose(naturals, stand_ins, missing) for stand_ins, missing in starts
+    )
     # Option A leaves nothing loose, so it needs a pure save of 0 to begin with.
-    option_a = pure_save == 0 and any(search.can_cover(naturals, stand_ins, missing)
-                                      for stand_ins, missing in starts)
+    option_a = pure_save == 0 and any(
+        search.can_cover(naturals, stand_ins, missing) for stand_ins, missing in starts
+    )
 
     tunnelas = sum(n // 3 for n in held.values())
     dublees = sum(n // 2 for n in held.values())
@@ -461,13 +485,24 @@ def analyse(hand: Sequence[Card], cut: Card, rules: RuleSet) -> Reading:
     if dublees >= rules.dublee_save_min:
         if rules.dublee_save == DubleeSave.FLAT:
             dublee_save = rules.dublee_save_flat
-        else:   # the odd copy of each card is outside the dublees
+        else:  # the odd copy of each card is outside the dublees
             dublee_save = sum(table.points(c) * (n % 2) for c, n in held.items())
-    charges = [("pure_save", None if pure_save >= INF else pure_save),
-               ("dublee_save", dublee_save), ("full_count", full_count)]
+    charges = [
+        ("pure_save", None if pure_save >= INF else pure_save),
+        ("dublee_save", dublee_save),
+        ("full_count", full_count),
+    ]
     # The lowest charge; on a tie the first in this order (RULES §8).
-    rule, lowest = min(((r, p) for r, p in charges if p is not None),
-                       key=lambda item: item[1])
+    rule, lowest = min(((r, p) for r, p in charges if p is not None), key=lambda item: item[1])
     points, marriages = value_points(hand, table, rules)
-    return Reading(options, full_count, None if pure_save >= INF else pure_save, dublee_save,
-                   min(lowest, rules.full_count_cap), lowest, rule, points, marriages)
+    return Reading(
+        options,
+        full_count,
+        None if pure_save >= INF else pure_save,
+        dublee_save,
+        min(lowest, rules.full_count_cap),
+        lowest,
+        rule,
+        points,
+        marriages,
+    )

@@ -29,8 +29,9 @@ def check_position(table: Table) -> None:
                 advise(view)
             continue
         advice = advise(view)
-        shown = Counter([c for g in advice.layout.groups for c in g.cards]
-                        + list(advice.layout.loose))
+        shown = Counter(
+            [c for g in advice.layout.groups for c in g.cards] + list(advice.layout.loose)
+        )
         held = Counter(view.hand)
         if advice.release is not None:
             assert view.my_turn and view.phase is Phase.DISCARD
@@ -85,8 +86,14 @@ def test_a_valid_hand_is_told_to_declare_with_the_card_that_keeps_value() -> Non
     table = Table(players=2, seed=1)
     view = table.view(0)
     from dataclasses import replace
-    view = replace(view, hand=tuple(sorted(hand)), phase=Phase.DISCARD, turn=0,
-                   jokers=type(view.jokers).from_cut(Card.parse("7D")))
+
+    view = replace(
+        view,
+        hand=tuple(sorted(hand)),
+        phase=Phase.DISCARD,
+        turn=0,
+        jokers=type(view.jokers).from_cut(Card.parse("7D")),
+    )
     advice = advise(view)
     assert advice.declare and advice.release is not None
     assert advice.release != Card.parse("7D")

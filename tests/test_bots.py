@@ -30,8 +30,14 @@ HOPELESS = "KS QS 9S 6S 3S KH JH 9H 6H 4H 2H KD JD 10D 4D 2D QC 10C 8C 5C 3C"
 
 
 def table_of(hands: list[str], open_card: str = "3D", stock: str = "", cut: str = "7D") -> Table:
-    shoe = arrange_shoe([parse_cards(h) for h in hands], Card.parse(cut), Card.parse(open_card),
-                        dealer=len(hands) - 1, printed_jokers=3, stock=parse_cards(stock))
+    shoe = arrange_shoe(
+        [parse_cards(h) for h in hands],
+        Card.parse(cut),
+        Card.parse(open_card),
+        dealer=len(hands) - 1,
+        printed_jokers=3,
+        stock=parse_cards(stock),
+    )
     return Table(len(hands), shoe=shoe, seed=0)
 
 
@@ -57,6 +63,7 @@ def test_random_bot_is_seeded_and_legal() -> None:
         while not table.over:
             moves.append(str(step(table, bots[table.turn or 0])))
         return moves
+
     assert run(1) == run(1)
     assert run(1) != run(2)
 
@@ -87,8 +94,11 @@ def test_greedy_takes_the_open_card_that_completes_its_hand() -> None:
 
 def test_greedy_discards_to_lower_its_penalty_and_keeps_jokers() -> None:
     # Drawing QD: the best discard is a loose high card, never a joker (7S, 7H are wild).
-    table = table_of(["7S 7H 2S 3S 4S 9D 9C 9H 5H 6H 8H 2C 4C 6C 8C 10C QS KS AD 3D 5D",
-                      HOPELESS], open_card="JD", stock="QD")
+    table = table_of(
+        ["7S 7H 2S 3S 4S 9D 9C 9H 5H 6H 8H 2C 4C 6C 8C 10C QS KS AD 3D 5D", HOPELESS],
+        open_card="JD",
+        stock="QD",
+    )
     greedy = GreedyBot()
     step(table, greedy)
     discard = step(table, greedy)
@@ -115,10 +125,13 @@ def test_a_bot_reads_a_hand_as_the_analysis_does() -> None:
     counts = counts_of(parse_cards(HOPELESS))
     cut = Card.parse("7D")
     first = penalty_after(counts, cut)
-    assert penalty_after(tuple(counts), cut) == first      # any sequence of counts
+    assert penalty_after(tuple(counts), cut) == first  # any sequence of counts
     analysis = analyze_counts(counts, Jokers.from_cut(cut), RuleSet())
-    assert (first.points, first.valid, first.pure) == \
-        (analysis.penalty.points, analysis.valid, analysis.pure_groups_possible)
+    assert (first.points, first.valid, first.pure) == (
+        analysis.penalty.points,
+        analysis.valid,
+        analysis.pure_groups_possible,
+    )
     assert first.points == 120 and not first.valid and not first.pure
 
 

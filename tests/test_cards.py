@@ -28,8 +28,9 @@ def test_parse_is_case_insensitive(card: Card, case: object) -> None:
     assert Card.parse(case(str(card))) == card  # type: ignore[operator]
 
 
-@pytest.mark.parametrize("token,expected", [("T♠", "10S"), ("10h", "10H"), ("jk", "JK"),
-                                            ("q♦", "QD"), ("a♣", "AC")])
+@pytest.mark.parametrize(
+    "token,expected", [("T♠", "10S"), ("10h", "10H"), ("jk", "JK"), ("q♦", "QD"), ("a♣", "AC")]
+)
 def test_accepted_forms(token: str, expected: str) -> None:
     assert str(Card.parse(token)) == expected
 
@@ -38,7 +39,7 @@ def test_accepted_forms(token: str, expected: str) -> None:
 def test_bad_tokens_name_the_token(token: str) -> None:
     with pytest.raises(CardError, match="unknown card"):
         Card.parse(token)
-    with pytest.raises(ValueError):   # typed errors are ValueErrors
+    with pytest.raises(ValueError):  # typed errors are ValueErrors
         Card.parse(token)
 
 
@@ -48,8 +49,16 @@ def test_error_names_the_bad_token_in_a_list() -> None:
 
 
 def test_points() -> None:
-    assert [Card.parse(t).points for t in ["AS", "2H", "9D", "10C", "JS", "QS", "KS", "JK"]] == \
-        [10, 2, 9, 10, 10, 10, 10, 0]
+    assert [Card.parse(t).points for t in ["AS", "2H", "9D", "10C", "JS", "QS", "KS", "JK"]] == [
+        10,
+        2,
+        9,
+        10,
+        10,
+        10,
+        10,
+        0,
+    ]
 
 
 def test_copies() -> None:

@@ -35,14 +35,30 @@ def test_report_is_readable() -> None:
 def test_json_has_the_promised_fields() -> None:
     _, out, _ = run("analyze", "--json", "--cut", "5H", HAND.replace("7S", "5H"))
     data = json.loads(out)
-    assert {"cut", "wild_rank", "upper", "lower", "cards", "declaration", "penalty", "value"} <= set(data)
-    assert (data["cut"], data["wild_rank"], data["upper"], data["lower"], data["cards"]) == \
-        ("5H", "5", "6H", "4H", 21)
+    assert {
+        "cut",
+        "wild_rank",
+        "upper",
+        "lower",
+        "cards",
+        "declaration",
+        "penalty",
+        "value",
+    } <= set(data)
+    assert (data["cut"], data["wild_rank"], data["upper"], data["lower"], data["cards"]) == (
+        "5H",
+        "5",
+        "6H",
+        "4H",
+        21,
+    )
     assert {"valid", "options", "groups", "discard"} <= set(data["declaration"])
     assert {"points", "rule", "groups", "loose"} <= set(data["penalty"])
     assert {"points", "marriages"} <= set(data["value"])
     kinds = {"pure_sequence", "impure_sequence", "set", "tunnela", "dublee", "joker_group"}
-    assert all(g["kind"] in kinds for g in data["declaration"]["groups"] + data["penalty"]["groups"])
+    assert all(
+        g["kind"] in kinds for g in data["declaration"]["groups"] + data["penalty"]["groups"]
+    )
     assert data["penalty"]["rule"] in {"full_count", "pure_save", "dublee_save"}
 
 
@@ -68,10 +84,26 @@ def test_batch_with_workers_gives_the_same_lines(tmp_path: Path) -> None:
     batch = tmp_path / "hands.txt"
     near = "5S KS AH 5H 6H 7H 8H JH QH KH AD 2D 3D 4D 5D 6D 7D QD 4C 5C 6C"
     batch.write_text("".join(f"7D: {HAND}\nXX: AS\nKC: {near}\n" for _ in range(50)))
-    one = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch",
-                          str(batch)], capture_output=True, text=True)
-    two = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch",
-                          str(batch), "--jobs", "2"], capture_output=True, text=True)
+    one = subprocess.run(
+        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", str(batch)],
+        capture_output=True,
+        text=True,
+    )
+    two = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rummy21.cli",
+            "analyze",
+            "--json",
+            "--batch",
+            str(batch),
+            "--jobs",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert one.returncode == two.returncode == 1
     assert one.stdout == two.stdout and len(two.stdout.splitlines()) == 150
 
@@ -81,8 +113,13 @@ def test_distance_in_the_report_and_in_json() -> None:
     code, out, _ = run("analyze", "--distance", "--cut", "KC", near)
     assert code == 0 and "distance to a valid declaration: 1 (option A: out Q♦, in K♠" in out
     code, out, _ = run("analyze", "--json", "--distance", "--cut", "KC", near)
-    assert json.loads(out)["distance"] == {"cards": 1, "option": "A", "remove": ["QD"],
-                                           "add": ["KS"], "more_than": None}
+    assert json.loads(out)["distance"] == {
+        "cards": 1,
+        "option": "A",
+        "remove": ["QD"],
+        "add": ["KS"],
+        "more_than": None,
+    }
     code, out, _ = run("analyze", "--json", "--distance", "--batch", "-", stdin=f"7D: {HAND}\n")
     assert json.loads(out)["distance"]["cards"] == 0
 
@@ -92,39 +129,49 @@ def test_batch_from_stdin() -> None:
     assert code == 0 and json.loads(out)["value"]["points"] == 20
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--cut", "7D", "AS 2S QX"], "unknown card 'QX'"),
-    (["--cut", "7D", " ".join(HAND.split()[:20])], "not 20"),
-    (["--cut", "7D", HAND + " KD KD"], "not 23"),
-    (["--cut", "7D", "AS AS AS AS " + " ".join(HAND.split()[4:])], "4 copies of AS"),
-    (["--cut", "ZZ", HAND], "unknown card 'ZZ'"),
-    (["--cut", "7D", "--rules", "nope", HAND], "unknown rule set"),
-    (["--cut", "7D"], "give a hand"),
-    (["--batch", "/no/such/file", "--json"], "cannot read"),
-    (["--batch", "-", "--json", "--cut", "7D"], "--cut is for one hand"),
-    (["--cut", "7D", "--jobs", "2", HAND], "--jobs is for --batch"),
-    (["--cut", "", HAND], "unknown card ''"),
-    (["--cut", "7D", "--rules", "", HAND], "unknown rule set ''"),
-    (["--batch", "", "--json"], "cannot read"),
-    (["--batch", "/", "--json"], "cannot read /: Is a directory"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--cut", "7D", "AS 2S QX"], "unknown card 'QX'"),
+        (["--cut", "7D", " ".join(HAND.split()[:20])], "not 20"),
+        (["--cut", "7D", HAND + " KD KD"], "not 23"),
+        (["--cut", "7D", "AS AS AS AS " + " ".join(HAND.split()[4:])], "4 copies of AS"),
+        (["--cut", "ZZ", HAND], "unknown card 'ZZ'"),
+        (["--cut", "7D", "--rules", "nope", HAND], "unknown rule set"),
+        (["--cut", "7D"], "give a hand"),
+        (["--batch", "/no/such/file", "--json"], "cannot read"),
+        (["--batch", "-", "--json", "--cut", "7D"], "--cut is for one hand"),
+        (["--cut", "7D", "--jobs", "2", HAND], "--jobs is for --batch"),
+        (["--cut", "", HAND], "unknown card ''"),
+        (["--cut", "7D", "--rules", "", HAND], "unknown rule set ''"),
+        (["--batch", "", "--json"], "cannot read"),
+        (["--batch", "/", "--json"], "cannot read /: Is a directory"),
+    ],
+)
 def test_bad_input_is_a_clear_error(args: list[str], message: str) -> None:
     code, out, err = run("analyze", *args)
     assert code == 2 and message in err and "Traceback" not in err + out
 
 
 def test_console_script_has_no_traceback() -> None:
-    done = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--cut", "7D", "AS"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "rummy21.cli", "analyze", "--cut", "7D", "AS"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2 and "not 1" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_batch_from_a_pipe_answers_each_line_as_it_comes() -> None:
     """A program may wait for each answer before sending the next hand."""
     buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    process = subprocess.Popen([sys.executable, "-m", "rummy21.cli", "analyze", "--json",
-                                "--batch", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               text=True, env=buffered)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=buffered,
+    )
     assert process.stdin is not None and process.stdout is not None
     try:
         for _ in range(2):
@@ -141,10 +188,26 @@ def test_batch_from_a_pipe_answers_each_line_as_it_comes() -> None:
 def test_a_batch_file_uses_workers_by_default_with_the_same_lines(tmp_path: Path) -> None:
     batch = tmp_path / "hands.txt"
     batch.write_text("".join(f"7D: {HAND}\nXX: AS\n" for _ in range(40)))
-    default = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json",
-                              "--batch", str(batch)], capture_output=True, text=True)
-    one = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch",
-                          str(batch), "--jobs", "1"], capture_output=True, text=True)
+    default = subprocess.run(
+        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", str(batch)],
+        capture_output=True,
+        text=True,
+    )
+    one = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rummy21.cli",
+            "analyze",
+            "--json",
+            "--batch",
+            str(batch),
+            "--jobs",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert default.returncode == one.returncode == 1
     assert default.stdout == one.stdout and len(one.stdout.splitlines()) == 80
 
@@ -153,9 +216,12 @@ def test_batch_from_a_named_pipe_also_answers_each_line_as_it_comes(tmp_path: Pa
     fifo = tmp_path / "hands"
     os.mkfifo(fifo)
     buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    process = subprocess.Popen([sys.executable, "-m", "rummy21.cli", "analyze", "--json",
-                                "--batch", str(fifo)], stdout=subprocess.PIPE, text=True,
-                               env=buffered)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", str(fifo)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=buffered,
+    )
     assert process.stdout is not None
     try:
         with open(fifo, "w") as writer:
@@ -172,16 +238,20 @@ def test_batch_from_a_named_pipe_also_answers_each_line_as_it_comes(tmp_path: Pa
 def test_ctrl_c_stops_a_batch_with_workers_quietly() -> None:
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) ends the batch with
     status 130 and no traceback from the workers."""
-    process = subprocess.Popen([sys.executable, "-m", "rummy21.cli", "analyze", "--json",
-                                "--batch", "-", "--jobs", "2"], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", "-", "--jobs", "2"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     assert process.stdin is not None and process.stdout is not None
-    process.stdin.write(f"7D: {HAND}\n" * 200)          # more than one chunk: workers start
+    process.stdin.write(f"7D: {HAND}\n" * 200)  # more than one chunk: workers start
     process.stdin.flush()
     ready, _, _ = select.select([process.stdout], [], [], 60)
     assert ready, "no answer from the workers"
-    os.killpg(process.pid, signal.SIGINT)               # the pipe stays open: still running
+    os.killpg(process.pid, signal.SIGINT)  # the pipe stays open: still running
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert "Traceback" not in err and "Worker" not in err

@@ -104,17 +104,43 @@ def spoiled_lines(draw: st.DrawFn) -> bytes:
     return line[:at] + draw(st.binary(min_size=1, max_size=3)) + line[at:]
 
 
-LINES = st.one_of(good_lines(), spoiled_lines(), st.binary(max_size=40),
-                  st.sampled_from([b"", b"   ", b"# a comment \xff", b"\x00", b"\xef\xbb\xbf",
-                                   b"7D:", b":", b"\xc3", b"7D: " + HAND.encode() + b" KD"]))
-BATCHES = st.tuples(st.lists(LINES, max_size=10),
-                    st.lists(st.sampled_from([b"\n", b"\r\n", b"\r"]), min_size=10, max_size=10),
-                    st.booleans(), st.booleans()).map(
-    lambda t: (b"\xef\xbb\xbf" if t[2] else b"")
-    + b"".join(line + end for line, end in zip(t[0], t[1], strict=False))[:None if t[3] else -1])
+LINES = st.one_of(
+    good_lines(),
+    spoiled_lines(),
+    st.binary(max_size=40),
+    st.sampled_from(
+        [
+            b"",
+            b"   ",
+            b"# a comment \xff",
+            b"\x00",
+            b"\xef\xbb\xbf",
+            b"7D:",
+            b":",
+            b"\xc3",
+            b"7D: " + HAND.encode() + b" KD",
+        ]
+    ),
+)
+BATCHES = st.tuples(
+    st.lists(LINES, max_size=10),
+    st.lists(st.sampled_from([b"\n", b"\r\n", b"\r"]), min_size=10, max_size=10),
+    st.booleans(),
+    st.booleans(),
+).map(
+    lambda t: (
+        (b"\xef\xbb\xbf" if t[2] else b"")
+        + b"".join(line + end for line, end in zip(t[0], t[1], strict=False))[
+            : None if t[3] else -1
+        ]
+    )
+)
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @SETTINGS
@@ -148,16 +174,26 @@ def test_a_binary_file_with_workers_answers_every_line_in_order(tmp_path: Any) -
     lines = []
     for n in range(150):
         cut, hand = random_deal(rng, RULES)
-        lines.append(f"{cut}: {' '.join(map(str, hand))}".encode() if n % 3 else
-                     bytes(rng.randrange(256) for _ in range(rng.randrange(1, 30))))
+        lines.append(
+            f"{cut}: {' '.join(map(str, hand))}".encode()
+            if n % 3
+            else bytes(rng.randrange(256) for _ in range(rng.randrange(1, 30)))
+        )
     data = b"\n".join(lines) + b"\n\xff\xfe\x00garbage\n"
     path = tmp_path / "hands.bin"
     path.write_bytes(data)
-    runs = [subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json", *args],
-                           input=stdin, capture_output=True)
-            for args, stdin in ((["--batch", str(path), "--jobs", "2"], None),
-                                (["--batch", str(path), "--jobs", "1"], None),
-                                (["--batch", "-"], data))]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "rummy21.cli", "analyze", "--json", *args],
+            input=stdin,
+            capture_output=True,
+        )
+        for args, stdin in (
+            (["--batch", str(path), "--jobs", "2"], None),
+            (["--batch", str(path), "--jobs", "1"], None),
+            (["--batch", "-"], data),
+        )
+    ]
     for done in runs:
         check(data, done.returncode, done.stdout.decode(), done.stderr.decode())
     assert runs[0].stdout == runs[1].stdout == runs[2].stdout
@@ -175,22 +211,30 @@ def test_a_line_too_long_is_one_error_line() -> None:
 @pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs Linux's /proc")
 def test_a_read_error_ends_the_batch_with_one_line() -> None:
     """/proc/self/mem opens but cannot be read from its start: an I/O error, not a bad line."""
-    done = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch",
-                           "/proc/self/mem"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", "/proc/self/mem"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == "error: stopped reading /proc/self/mem: Input/output error\n"
 
 
 def test_a_closed_stdin_is_one_line() -> None:
-    done = subprocess.run([sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch",
-                           "-"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          preexec_fn=lambda: os.close(0))
+    done = subprocess.run(
+        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", "-"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        preexec_fn=lambda: os.close(0),
+    )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "error: cannot read -: standard input is closed\n"
 
 
 def test_too_many_workers_is_refused() -> None:
     """A mistyped --jobs must not fork thousands of processes."""
-    result = RUNNER.invoke(app, ["analyze", "--json", "--batch", "-", "--jobs", "100000"],
-                           input=f"7D: {HAND}\n")
+    result = RUNNER.invoke(
+        app, ["analyze", "--json", "--batch", "-", "--jobs", "100000"], input=f"7D: {HAND}\n"
+    )
     assert result.exit_code == 2 and "--jobs" in result.stderr and result.stdout == ""

@@ -41,23 +41,32 @@ def test_version_says_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_version_from_the_console_script() -> None:
-    done = subprocess.run([sys.executable, "-m", "rummy21.cli", "--version"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "rummy21.cli", "--version"], capture_output=True, text=True
+    )
     assert done.returncode == 0 and done.stdout.startswith("rummy21 ") and done.stderr == ""
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-@pytest.mark.parametrize("args", [
-    ["analyze", "--cut", "7D", HAND],
-    ["analyze", "--json", "--cut", "7D", HAND],
-    ["analyze", "--json", "--batch", "-"],
-    ["simulate", "--deals", "1", "--players", "2", "--turn-limit", "5", "--json"],
-    ["--version"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyze", "--cut", "7D", HAND],
+        ["analyze", "--json", "--cut", "7D", HAND],
+        ["analyze", "--json", "--batch", "-"],
+        ["simulate", "--deals", "1", "--players", "2", "--turn-limit", "5", "--json"],
+        ["--version"],
+    ],
+)
 def test_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
     """A full disk (or a terminal gone) is the machine's trouble, not a traceback."""
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "rummy21.cli", *args], stdout=full,
-                              stderr=subprocess.PIPE, input=f"7D: {HAND}\n" * 3, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "rummy21.cli", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            input=f"7D: {HAND}\n" * 3,
+            text=True,
+        )
     assert done.returncode == OUTPUT_FAILED
     assert done.stderr == "error: cannot write the output: No space left on device\n"

@@ -43,16 +43,23 @@ PURE_SAVE = "3C 4C 5C 9H 9S 9D KD QD JD 2S 2H 6S 8H AS AC 10H 10C 4D 5S 6H 7H"
 VALID = "7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C"
 
 
-def rig(monkeypatch: pytest.MonkeyPatch, hand: str, open_card: str, stock: str = "",
-        cut: str = "7D") -> None:
+def rig(
+    monkeypatch: pytest.MonkeyPatch, hand: str, open_card: str, stock: str = "", cut: str = "7D"
+) -> None:
     """Deal every deal of the next match (2 players) with ``hand`` to you, ``OTHER`` to the
     bot, ``cut`` and ``open_card``, and ``stock`` on top of the stock."""
-    shoe = arrange_shoe([parse_cards(hand), parse_cards(OTHER)], Card.parse(cut),
-                        Card.parse(open_card), dealer=1, printed_jokers=3,
-                        stock=parse_cards(stock))
+    shoe = arrange_shoe(
+        [parse_cards(hand), parse_cards(OTHER)],
+        Card.parse(cut),
+        Card.parse(open_card),
+        dealer=1,
+        printed_jokers=3,
+        stock=parse_cards(stock),
+    )
 
-    def table(players: int, rules: RuleSet, seed: int | None = None,
-              dealer: int | None = None) -> Table:
+    def table(
+        players: int, rules: RuleSet, seed: int | None = None, dealer: int | None = None
+    ) -> Table:
         return Table(players, rules, dealer=dealer, shoe=shoe)
 
     monkeypatch.setattr(match_module, "Table", table)
@@ -60,8 +67,9 @@ def rig(monkeypatch: pytest.MonkeyPatch, hand: str, open_card: str, stock: str =
 
 # ------------------------------------------------------------------- play
 def test_first_drop_ends_a_heads_up_deal() -> None:
-    result = play(["--players", "2", "--bots", "random", "--seed", "1", "--deals", "1"],
-                  ["drop", "y"])
+    result = play(
+        ["--players", "2", "--bots", "random", "--seed", "1", "--deals", "1"], ["drop", "y"]
+    )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Drop for 30 points?" in out
@@ -72,8 +80,10 @@ def test_first_drop_ends_a_heads_up_deal() -> None:
 
 
 def test_bad_input_gets_readable_errors_and_help_and_hint() -> None:
-    result = play(["--players", "3", "--bots", "random", "--seed", "4"],
-                  ["", "zz", "discard 7H", "7H", "help", "hint", "hand", "q"])
+    result = play(
+        ["--players", "3", "--bots", "random", "--seed", "4"],
+        ["", "zz", "discard 7H", "7H", "help", "hint", "hand", "q"],
+    )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "✗ unknown command 'zz'" in out
@@ -88,7 +98,7 @@ def test_hand_is_grouped_and_marked() -> None:
     result = play(["--players", "2", "--bots", "random", "--seed", "3"], ["q"])
     out = result.output
     assert "Cut card" in out and "jokers: every" in out and "Stock" in out
-    assert "loose" in out and "*" in out          # jokers are starred
+    assert "loose" in out and "*" in out  # jokers are starred
     assert "pays 120 if someone declares now" in out
 
 
@@ -123,10 +133,12 @@ def test_after_drawing_the_kept_cards_and_the_suggested_discard_are_shown_apart(
     assert "Your hand, 22 cards: keep 21, let one go." in out
     assert "  pure sequence     3♦ 4♦ 5♦◀" in out
     assert "  suggested discard K♠   (type KS)" in out
-    assert "After discarding K♠ your hand pays 120 if someone declares now: full count 134, " \
+    assert (
+        "After discarding K♠ your hand pays 120 if someone declares now: full count 134, "
         "capped at 120." in out
+    )
     assert "your cards can make 2" in out
-    assert "Discard K♠: then your hand pays 120" in out       # hint
+    assert "Discard K♠: then your hand pays 120" in out  # hint
 
 
 def scripted_deal(seed: int, players: int, names: list[str]) -> tuple[list[str], tuple[int, ...]]:
@@ -146,7 +158,7 @@ def scripted_deal(seed: int, players: int, names: list[str]) -> tuple[list[str],
             if table.over:
                 break
             assert isinstance(drew, Drew)
-            commands.append(str(drew.card).lower())   # a bare card discards it
+            commands.append(str(drew.card).lower())  # a bare card discards it
             table.apply(Discard(drew.card))
         else:
             table.apply(bot.choose(table.view(seat), table.legal_actions()))
@@ -169,8 +181,10 @@ def test_declaring_wrongly_asks_first() -> None:
     match = Match(2, RuleSet(), seed=6)
     table = match.new_deal()
     first = str(table.hand(0)[0])
-    result = play(["--players", "2", "--bots", "random", "--seed", "6", "--deals", "1"],
-                  ["s", f"declare {first}", "n", f"declare {first}", "y"])
+    result = play(
+        ["--players", "2", "--bots", "random", "--seed", "6", "--deals", "1"],
+        ["s", f"declare {first}", "n", f"declare {first}", "y"],
+    )
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.count("not a valid declaration") == 2
@@ -195,10 +209,16 @@ def test_end_of_input_leaves_the_table_cleanly() -> None:
 
 
 def test_a_closed_standard_input_leaves_the_table_cleanly() -> None:
-    done = subprocess.run([sys.executable, "-m", "rummy21.cli", "play", "--seed", "2"],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **ENV}, close_fds=True,
-                          preexec_fn=lambda: os.close(0))
+    done = subprocess.run(
+        [sys.executable, "-m", "rummy21.cli", "play", "--seed", "2"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **ENV},
+        close_fds=True,
+        preexec_fn=lambda: os.close(0),
+    )
     assert done.returncode == 0, done.stderr
     assert "You left the table." in done.stdout and "Traceback" not in done.stderr
 
@@ -209,8 +229,19 @@ def simulate(args: list[str]):  # type: ignore[no-untyped-def]
 
 
 def test_simulate_json_is_reproducible_and_complete() -> None:
-    args = ["--players", "4", "--deals", "6", "--seed", "7", "--bots", "random",
-            "--turn-limit", "80", "--json"]
+    args = [
+        "--players",
+        "4",
+        "--deals",
+        "6",
+        "--seed",
+        "7",
+        "--bots",
+        "random",
+        "--turn-limit",
+        "80",
+        "--json",
+    ]
     first, second = simulate(args), simulate(args)
     assert first.exit_code == 0, first.output
     assert first.stdout == second.stdout
@@ -229,8 +260,23 @@ def test_simulate_json_is_reproducible_and_complete() -> None:
 
 
 def test_simulate_with_greedy_and_a_rule_set() -> None:
-    result = simulate(["--players", "3", "--deals", "1", "--seed", "5", "--bots",
-                       "greedy,random", "--turn-limit", "12", "--rules", "adda52", "--json"])
+    result = simulate(
+        [
+            "--players",
+            "3",
+            "--deals",
+            "1",
+            "--seed",
+            "5",
+            "--bots",
+            "greedy,random",
+            "--turn-limit",
+            "12",
+            "--rules",
+            "adda52",
+            "--json",
+        ]
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout.splitlines()[-1])["summary"]
     assert summary["bots"] == ["greedy", "random", "greedy"] and summary["rules"] == "adda52"
@@ -261,12 +307,16 @@ def test_a_declared_layout_is_explained_group_by_group() -> None:
     match = Match(2, RuleSet(), seed=6)
     hand = [str(c) for c in match.new_deal().hand(0)]
     assert hand[:6] == ["2S", "7S", "10S", "JS", "QS", "QS"]
-    result = play(["--players", "2", "--bots", "random", "--seed", "6"],
-                  ["s", "declare 2S: 10S JS QS / 7S QS", "n", "q"])
+    result = play(
+        ["--players", "2", "--bots", "random", "--seed", "6"],
+        ["s", "declare 2S: 10S JS QS / 7S QS", "n", "q"],
+    )
     out = result.output
     assert "✓ pure sequence" in out and "✗" in out
-    assert "As shown: 1 pure group (option A needs 3), 1 group not valid, 16 cards outside " \
+    assert (
+        "As shown: 1 pure group (option A needs 3), 1 group not valid, 16 cards outside "
         "groups — not a declaration as laid out." in out
+    )
     assert "  left out          " in out and "16 cards in no group of yours" in out
     assert "not a valid declaration: a wrong declaration costs 120" in out
 
@@ -274,8 +324,10 @@ def test_a_declared_layout_is_explained_group_by_group() -> None:
 # ------------------------------------------------------------- the coach
 def test_hint_before_drawing_is_the_coachs() -> None:
     out = play(["--players", "2", "--bots", "greedy", "--seed", "3"], ["hint", "q"]).output
-    assert "Take 5♦ from the open pile: it goes into 3♦ 4♦ 5♦ (pure sequence); 72 points " \
+    assert (
+        "Take 5♦ from the open pile: it goes into 3♦ 4♦ 5♦ (pure sequence); 72 points "
         "left loose instead of 89; then discard K♠." in out
+    )
 
 
 def test_hint_never_names_the_card_just_taken(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -284,9 +336,17 @@ def test_hint_never_names_the_card_just_taken(monkeypatch: pytest.MonkeyPatch) -
     rig(monkeypatch, PURE_SAVE, "KS")
     out = play(["--seed", "1"], ["hint", "o", "hint", "q"]).output
     assert "Draw from the stock: K♠ would not help your hand." in out
-    table = Table(2, RuleSet(), shoe=arrange_shoe(
-        [parse_cards(PURE_SAVE), parse_cards(OTHER)], Card.parse("7D"), Card.parse("KS"),
-        dealer=1, printed_jokers=3))
+    table = Table(
+        2,
+        RuleSet(),
+        shoe=arrange_shoe(
+            [parse_cards(PURE_SAVE), parse_cards(OTHER)],
+            Card.parse("7D"),
+            Card.parse("KS"),
+            dealer=1,
+            printed_jokers=3,
+        ),
+    )
     table.draw(Source.OPEN)
     release = advise(table.view(0)).release
     assert release is not None and release != Card.parse("KS")
@@ -296,11 +356,11 @@ def test_hint_never_names_the_card_just_taken(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_valid_hand_is_announced_and_the_hint_says_declare(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     rig(monkeypatch, VALID, "2C", stock="KS")
     out = play(["--seed", "1"], ["s", "hint", "q"]).output
-    assert "A valid declaration (option A): draw, then finish with a card you do not need." \
-        in out
+    assert "A valid declaration (option A): draw, then finish with a card you do not need." in out
     assert "It pays 0 if someone declares now: pure save (no card left loose)." in out
     assert "  finish with       " in out and "the other 21 cards are a valid declaration" in out
     assert "Declare! Finish with" in out
@@ -309,9 +369,23 @@ def test_a_valid_hand_is_announced_and_the_hint_says_declare(
 # --------------------------------------------------------------- commands
 def test_refusals_speak_to_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
     rig(monkeypatch, PURE_SAVE, "KS")
-    out = play(["--seed", "1"], ["discard", "d", "7H", "draw sideways", "s", "discard",
-                                 "drop", "declare 2D", "discard 2D", "timeout", "zz 7H",
-                                 "q"]).output
+    out = play(
+        ["--seed", "1"],
+        [
+            "discard",
+            "d",
+            "7H",
+            "draw sideways",
+            "s",
+            "discard",
+            "drop",
+            "declare 2D",
+            "discard 2D",
+            "timeout",
+            "zz 7H",
+            "q",
+        ],
+    ).output
     refusals = re.findall(r"✗ [^\n]*", out)
     assert refusals == [
         "✗ 'discard' needs a card, e.g. 'discard 7H'",
@@ -326,28 +400,29 @@ def test_refusals_speak_to_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
         "✗ unknown command 'zz 7H': type s or o to draw, a card such as '7H' to discard, "
         "'declare 7H', drop, hint, help or quit",
     ]
-    assert "[y/N]" not in out          # nothing to confirm: the table refused first
+    assert "[y/N]" not in out  # nothing to confirm: the table refused first
     assert "seat 0" not in out.lower()
 
 
 def test_turn_errors_name_the_player_in_turn() -> None:
     names = ["You", "Seat 1 (greedy)"]
-    assert speak("it is not your turn: seat 1 is to play", names) == \
-        "it is not your turn: Seat 1 (greedy) is playing"
-    assert speak("7H was just taken from the open pile: it cannot be discarded this turn",
-                 names) == \
-        "7♥ was just taken from the open pile: it cannot be discarded this turn"
+    assert (
+        speak("it is not your turn: seat 1 is to play", names)
+        == "it is not your turn: Seat 1 (greedy) is playing"
+    )
+    assert (
+        speak("7H was just taken from the open pile: it cannot be discarded this turn", names)
+        == "7♥ was just taken from the open pile: it cannot be discarded this turn"
+    )
 
 
-def test_a_layout_that_leaves_cards_out_is_confirmed_first(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_layout_that_leaves_cards_out_is_confirmed_first(monkeypatch: pytest.MonkeyPatch) -> None:
     rig(monkeypatch, VALID, "2C", stock="KS")
     partial = "declare KS: 7S 8S 9S 10S / 2H 3H 4H / JC QC KC / 5D 5D 5D / AH AD AC"
     result = play(["--seed", "1", "--deals", "1"], ["s", partial, "n", partial, "y"])
     assert result.exit_code == 0, result.output
     out = result.output
-    assert out.count("  left out          9♥ 6♦*$ 8♦*$ 4♣ 9♣  ✗ 5 cards in no group of "
-                     "yours") == 2
+    assert out.count("  left out          9♥ 6♦*$ 8♦*$ 4♣ 9♣  ✗ 5 cards in no group of yours") == 2
     assert "As shown: 5 cards outside groups — not a declaration as laid out." in out
     assert "But the 21 cards are a valid declaration (option A): the cards count" in out
     assert out.count("Your layout leaves 5 cards out. Declare anyway? [y/N]") == 2
@@ -357,8 +432,10 @@ def test_a_layout_that_leaves_cards_out_is_confirmed_first(
 
 def test_a_middle_drop_is_confirmed_at_its_cost() -> None:
     commands, _ = scripted_deal(seed=9, players=3, names=["random", "random"])
-    result = play(["--players", "3", "--bots", "random", "--seed", "9", "--deals", "1"],
-                  commands[:2] + ["drop", "n", "drop", "y"])
+    result = play(
+        ["--players", "3", "--bots", "random", "--seed", "9", "--deals", "1"],
+        commands[:2] + ["drop", "n", "drop", "y"],
+    )
     out = result.output
     assert result.exit_code == 0, out
     assert out.count("Drop for 70 points? [y/N]") == 2
@@ -367,19 +444,29 @@ def test_a_middle_drop_is_confirmed_at_its_cost() -> None:
 
 def test_no_raw_names_in_the_plain_output() -> None:
     commands, _ = scripted_deal(seed=9, players=3, names=["random", "random"])
-    out = play(["--players", "3", "--bots", "random", "--seed", "9", "--deals", "1"],
-               commands).output
-    for raw in ("pure_sequence", "impure_sequence", "joker_group", "full_count", "pure_save",
-                "dublee_save", "wrong_declaration"):
+    out = play(
+        ["--players", "3", "--bots", "random", "--seed", "9", "--deals", "1"], commands
+    ).output
+    for raw in (
+        "pure_sequence",
+        "impure_sequence",
+        "joker_group",
+        "full_count",
+        "pure_save",
+        "dublee_save",
+        "wrong_declaration",
+    ):
         assert raw not in out
     assert "♠" in out and "♥" in out and "♦" in out and "♣" in out
-    assert "\x1b[" not in out                                    # no colour codes
+    assert "\x1b[" not in out  # no colour codes
 
 
 # ---------------------------------------------------------- match, options
 def test_running_totals_after_every_deal() -> None:
-    result = play(["--players", "2", "--bots", "greedy", "--seed", "1", "--deals", "2"],
-                  ["drop", "y", "", "drop", "y"])
+    result = play(
+        ["--players", "2", "--bots", "greedy", "--seed", "1", "--deals", "2"],
+        ["drop", "y", "", "drop", "y"],
+    )
     out = result.output
     assert result.exit_code == 0, out
     assert "Deal 1 of 2" in out and "Deal 2 of 2" in out
@@ -419,12 +506,16 @@ def _read_until(process: subprocess.Popen[bytes], marker: bytes, timeout: float 
 
 
 def test_ctrl_c_at_a_prompt_ends_cleanly_with_status_130() -> None:
-    process = subprocess.Popen([sys.executable, "-m", "rummy21.cli", "play", "--seed", "3"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rummy21.cli", "play", "--seed", "3"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         _read_until(process, b"quit > ")
-        os.killpg(process.pid, signal.SIGINT)   # as a terminal sends it
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it
         out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:

@@ -56,15 +56,17 @@ def free_port() -> int:
         return port
 
 
-def test_a_good_database_is_named_before_the_address(tmp_path: Path,
-                                                     started: list[dict[str, Any]]) -> None:
+def test_a_good_database_is_named_before_the_address(
+    tmp_path: Path, started: list[dict[str, Any]]
+) -> None:
     port, path = free_port(), tmp_path / "new" / "r.sqlite3"
-    code, out, _ = serve("--db", f"sqlite:///{path}", "--port", str(port),
-                         "--log-level", "WARNING")
+    code, out, _ = serve("--db", f"sqlite:///{path}", "--port", str(port), "--log-level", "WARNING")
     assert code == 0 and len(started) == 1
     assert started[0]["port"] == port and started[0]["log_level"] == "warning"
-    assert out.splitlines() == [f"rummy21: database sqlite:///{path}",
-                                f"rummy21: open http://127.0.0.1:{port}/ in a browser"]
+    assert out.splitlines() == [
+        f"rummy21: database sqlite:///{path}",
+        f"rummy21: open http://127.0.0.1:{port}/ in a browser",
+    ]
     assert path.exists()
 
 
@@ -78,23 +80,22 @@ def test_an_unknown_kind_of_database(started: list[dict[str, Any]]) -> None:
     assert "unknown kind of database 'nosuchdb'" in refused("--db", "nosuchdb://h/x")
 
 
-def test_postgres_without_its_driver(monkeypatch: pytest.MonkeyPatch,
-                                     started: list[dict[str, Any]]) -> None:
-    monkeypatch.setitem(sys.modules, "psycopg", None)    # as if the extra were not installed
+def test_postgres_without_its_driver(
+    monkeypatch: pytest.MonkeyPatch, started: list[dict[str, Any]]
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
     err = refused("--db", "postgresql+psycopg://rummy@127.0.0.1/rummy21")
     assert "needs the PostgreSQL driver (psycopg)" in err
     assert "pip install 'rummy21[postgres]'" in err and not started
 
 
-def test_a_database_that_does_not_answer_hides_its_password(
-        started: list[dict[str, Any]]) -> None:
+def test_a_database_that_does_not_answer_hides_its_password(started: list[dict[str, Any]]) -> None:
     err = refused("--db", f"postgresql+psycopg://rummy:secret@127.0.0.1:{free_port()}/rummy21")
     assert "cannot open the database postgresql+psycopg://rummy:***@127.0.0.1" in err
     assert "secret" not in err
 
 
-def test_a_sqlite_folder_that_cannot_be_made(tmp_path: Path,
-                                             started: list[dict[str, Any]]) -> None:
+def test_a_sqlite_folder_that_cannot_be_made(tmp_path: Path, started: list[dict[str, Any]]) -> None:
     (tmp_path / "afile").write_text("")
     err = refused("--db", f"sqlite:///{tmp_path / 'afile' / 'r.sqlite3'}")
     assert f"cannot make the folder {tmp_path / 'afile'}: a file is in the way" in err
@@ -105,8 +106,7 @@ def test_a_sqlite_path_that_is_a_folder(tmp_path: Path, started: list[dict[str, 
     assert "cannot open the database" in err and "unable to open database file" in err
 
 
-def test_a_database_made_by_something_else(tmp_path: Path,
-                                           started: list[dict[str, Any]]) -> None:
+def test_a_database_made_by_something_else(tmp_path: Path, started: list[dict[str, Any]]) -> None:
     """Some of rummy21's table names but not the others: the migrations refuse it, in one
     line, before the server says where to open the table."""
     path = tmp_path / "other.sqlite3"
@@ -116,12 +116,13 @@ def test_a_database_made_by_something_else(tmp_path: Path,
     assert "has some of rummy21's tables but not deals, events, seats" in err and not started
 
 
-def test_a_read_only_sqlite_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                     started: list[dict[str, Any]]) -> None:
+def test_a_read_only_sqlite_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, started: list[dict[str, Any]]
+) -> None:
     """Opened read-only (root may write any file, so permissions cannot show it)."""
     path = tmp_path / "r.sqlite3"
     assert serve("--db", f"sqlite:///{path}", "--port", str(free_port()))[0] == 0
-    monkeypatch.chdir(tmp_path)     # (the store makes a folder 'file:' for such a URL)
+    monkeypatch.chdir(tmp_path)  # (the store makes a folder 'file:' for such a URL)
     err = refused("--db", f"sqlite:///file:{path}?mode=ro&uri=true")
     assert "for writing: attempt to write a readonly database" in err
 
@@ -137,13 +138,21 @@ def test_an_address_in_use(tmp_path: Path, started: list[dict[str, Any]]) -> Non
 
 
 def test_an_empty_host(tmp_path: Path, started: list[dict[str, Any]]) -> None:
-    assert "--host must name an address" in refused("--host", " ",
-                                                    "--db", f"sqlite:///{tmp_path / 'r.db'}")
+    assert "--host must name an address" in refused(
+        "--host", " ", "--db", f"sqlite:///{tmp_path / 'r.db'}"
+    )
 
 
-@pytest.mark.parametrize("args", [["--log-level", "loud"], ["--bot-delay", "nan"],
-                                  ["--next-deal", "-1"], ["--absent-grace", "inf"],
-                                  ["--port", "0"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--log-level", "loud"],
+        ["--bot-delay", "nan"],
+        ["--next-deal", "-1"],
+        ["--absent-grace", "inf"],
+        ["--port", "0"],
+    ],
+)
 def test_values_typer_refuses(args: list[str], started: list[dict[str, Any]]) -> None:
     code, out, err = serve(*args)
     assert code == 2 and out == "" and "Traceback" not in err and args[0] in err

@@ -38,7 +38,7 @@ from rummy21.cards import (
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DubleeSave, RuleSet
 
-if str(Path(__file__).resolve().parent) not in sys.path:     # pytest's pythonpath may lack it
+if str(Path(__file__).resolve().parent) not in sys.path:  # pytest's pythonpath may lack it
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref
 from handgen import Option, near_complete, random_deal
@@ -84,8 +84,9 @@ def disagreements(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
     expect("uncapped penalty", got.penalty.uncapped, want.penalty_uncapped)
     expect("value points", got.value.points, want.value_points)
 
-    def judge(label: str, groups: Sequence[Sequence[Card]], claimed: Sequence[str]
-              ) -> list[frozenset[str]]:
+    def judge(
+        label: str, groups: Sequence[Sequence[Card]], claimed: Sequence[str]
+    ) -> list[frozenset[str]]:
         try:
             found = ref.check_groups(groups, jokers, rules)
         except ValueError as error:
@@ -93,8 +94,10 @@ def disagreements(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
             return []
         for cards, kinds, kind in zip(groups, found, claimed, strict=True):
             if kind not in kinds:
-                problems.append(f"{label}: {format_cards(cards)} is called {kind}, "
-                                f"but can only be {sorted(kinds)}")
+                problems.append(
+                    f"{label}: {format_cards(cards)} is called {kind}, "
+                    f"but can only be {sorted(kinds)}"
+                )
         return found
 
     def pure_groups(found: list[frozenset[str]]) -> int:
@@ -122,8 +125,9 @@ def disagreements(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
             if sum(ref.DUBLEE in kinds for kinds in found) < rules.dublees_needed:
                 problems.append("option C: too few dublees")
         # Eight jokers in one group is the option itself, whatever joker_groups says.
-        elif first == "D" and not any(len(g) >= rules.jokers_needed
-                                      and all(table.is_joker(c) for c in g) for g in groups):
+        elif first == "D" and not any(
+            len(g) >= rules.jokers_needed and all(table.is_joker(c) for c in g) for g in groups
+        ):
             problems.append("option D: no group of enough jokers")
     elif groups or got.loose:
         problems.append("an invalid hand has a declaration arrangement")
@@ -142,8 +146,10 @@ def disagreements(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
         expect("pure save: loose points", loose_points, penalty.uncapped)
     elif penalty.rule == "dublee_save":
         found = judge("dublee save", groups, [g.kind.value for g in penalty.groups])
-        if sum(ref.DUBLEE in kinds for kinds in found) != len(groups) \
-                or len(groups) < rules.dublee_save_min:
+        if (
+            sum(ref.DUBLEE in kinds for kinds in found) != len(groups)
+            or len(groups) < rules.dublee_save_min
+        ):
             problems.append("dublee save: not enough dublees")
         if rules.dublee_save == DubleeSave.OUTSIDE:
             expect("dublee save: loose points", loose_points, penalty.uncapped)
@@ -159,10 +165,13 @@ def check(cases: Sequence[tuple[Card, list[Card], str]], rules: RuleSet, variant
     for cut, hand, kind in cases:
         problems = disagreements(cut, hand, rules)
         if problems:
-            failures.append(f"[{variant} {kind}] cut {cut} hand {format_cards(sorted(hand))}\n    "
-                            + "\n    ".join(problems))
-    assert not failures, f"{len(failures)} of {len(cases)} hands disagree:\n" + \
-        "\n".join(failures[:5])
+            failures.append(
+                f"[{variant} {kind}] cut {cut} hand {format_cards(sorted(hand))}\n    "
+                + "\n    ".join(problems)
+            )
+    assert not failures, f"{len(failures)} of {len(cases)} hands disagree:\n" + "\n".join(
+        failures[:5]
+    )
 
 
 def _chunks() -> list[tuple[str, str, int, int]]:
@@ -176,8 +185,7 @@ def _chunks() -> list[tuple[str, str, int, int]]:
     return chunks
 
 
-@pytest.mark.parametrize(("variant", "kind", "number", "size"), _chunks(),
-                         ids=lambda v: str(v))
+@pytest.mark.parametrize(("variant", "kind", "number", "size"), _chunks(), ids=lambda v: str(v))
 def test_crosscheck(variant: str, kind: str, number: int, size: int) -> None:
     rules = VARIANTS[variant]
     rng = random.Random(f"crosscheck/{variant}/{kind}/{number}")
@@ -186,8 +194,11 @@ def test_crosscheck(variant: str, kind: str, number: int, size: int) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**64 - 1), kind=st.sampled_from(KINDS),
-       variant=st.sampled_from(sorted(VARIANTS)))
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    kind=st.sampled_from(KINDS),
+    variant=st.sampled_from(sorted(VARIANTS)),
+)
 def test_crosscheck_seeds(seed: int, kind: str, variant: str) -> None:
     rules = VARIANTS[variant]
     check([(*generate(random.Random(seed), kind, rules), kind)], rules, variant)
@@ -218,8 +229,12 @@ def small_hands(draw: st.DrawFn) -> tuple[str, str, str, int]:
     hand += draw(st.lists(st.sampled_from(joker_types), max_size=4))
     hand += draw(st.lists(st.sampled_from(ALL_CARDS), max_size=3))
     assume(len(hand) >= 3 and max(Counter(hand).values()) <= 3)
-    return (str(cut), format_cards(sorted(hand)), draw(st.sampled_from(sorted(VARIANTS))),
-            draw(st.integers(0, 2)))
+    return (
+        str(cut),
+        format_cards(sorted(hand)),
+        draw(st.sampled_from(sorted(VARIANTS))),
+        draw(st.integers(0, 2)),
+    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -227,8 +242,11 @@ def small_hands(draw: st.DrawFn) -> tuple[str, str, str, int]:
 def test_crosscheck_small_hands(case: tuple[str, str, str, int]) -> None:
     cut, cards, variant, pure_needed = case
     rules = VARIANTS[variant].with_(pure_groups_needed=pure_needed)
-    check([(Card.parse(cut), parse_cards(cards), "small")], rules,
-          f"{variant}, pure groups needed {pure_needed}")
+    check(
+        [(Card.parse(cut), parse_cards(cards), "small")],
+        rules,
+        f"{variant}, pure groups needed {pure_needed}",
+    )
 
 
 # Disagreements found so far, minimised (kept as regressions): the reference finds Option A,
@@ -268,13 +286,16 @@ KNOWN = [
 ]
 
 
-@pytest.mark.parametrize(("variant", "cut", "cards", "pure_needed"), KNOWN,
-                         ids=lambda v: str(v))
-def test_past_disagreements_stay_fixed(variant: str, cut: str, cards: str,
-                                       pure_needed: int) -> None:
+@pytest.mark.parametrize(("variant", "cut", "cards", "pure_needed"), KNOWN, ids=lambda v: str(v))
+def test_past_disagreements_stay_fixed(
+    variant: str, cut: str, cards: str, pure_needed: int
+) -> None:
     """Regression: hands on which production and the reference once disagreed (``KNOWN``)."""
-    check([(Card.parse(cut), parse_cards(cards), "known")],
-          VARIANTS[variant].with_(pure_groups_needed=pure_needed), variant)
+    check(
+        [(Card.parse(cut), parse_cards(cards), "known")],
+        VARIANTS[variant].with_(pure_groups_needed=pure_needed),
+        variant,
+    )
 
 
 # Hands drawn as card multisets: hypothesis shrinks a disagreement towards a small hand.
@@ -282,9 +303,12 @@ _SHOE_LIMITS = [3] * 52 + [CLASSIC.printed_jokers]
 
 
 @settings(max_examples=40, deadline=None)
-@given(cut=st.integers(0, 52),
-       hand=st.lists(st.integers(0, 52), min_size=21, max_size=21)
-       .filter(lambda h: all(n <= _SHOE_LIMITS[i] for i, n in Counter[int](h).items())),
-       variant=st.sampled_from(sorted(VARIANTS)))
+@given(
+    cut=st.integers(0, 52),
+    hand=st.lists(st.integers(0, 52), min_size=21, max_size=21).filter(
+        lambda h: all(n <= _SHOE_LIMITS[i] for i, n in Counter[int](h).items())
+    ),
+    variant=st.sampled_from(sorted(VARIANTS)),
+)
 def test_crosscheck_multisets(cut: int, hand: list[int], variant: str) -> None:
     check([(Card(cut), [Card(i) for i in hand], "multiset")], VARIANTS[variant], variant)

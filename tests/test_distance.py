@@ -68,27 +68,35 @@ def valid_after_one(hand: list[Card], cut: Card, rules: RuleSet = CLASSIC) -> bo
 
 def test_a_tunnela_may_need_a_bought_card_after_the_pure_groups() -> None:
     """Jokers never complete a tunnela: 8C 8C needs a third 8C, pure groups or not."""
-    rules = RuleSet.preset("adda52").with_(hand_size=6, pure_groups_needed=1,
-                                          dublees_needed=4, jokers_needed=5, joker_groups=False)
-    found = distance_of_counts(counts_of(parse_cards("3H 3H 7D KD 8C 8C")), Jokers.from_cut("6H"),
-                               rules)
-    assert (found.cards, found.remove, found.add) == (2, tuple(parse_cards("7D KD")),
-                                                      tuple(parse_cards("3H 8C")))
+    rules = RuleSet.preset("adda52").with_(
+        hand_size=6, pure_groups_needed=1, dublees_needed=4, jokers_needed=5, joker_groups=False
+    )
+    found = distance_of_counts(
+        counts_of(parse_cards("3H 3H 7D KD 8C 8C")), Jokers.from_cut("6H"), rules
+    )
+    assert (found.cards, found.remove, found.add) == (
+        2,
+        tuple(parse_cards("7D KD")),
+        tuple(parse_cards("3H 8C")),
+    )
 
 
-@pytest.mark.parametrize(("cards", "cut", "expected", "option"), [
-    # already valid
-    ("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C", "7D", 0, "A"),
-    # one card away (QD goes, a joker comes in)
-    ("5S KS AH 5H 6H 7H 8H JH QH KH AD 2D 3D 4D 5D 6D 7D QD 4C 5C 6C", "KC", 1, "A"),
-    # two pure groups only: a bought 10D makes 9D-10D-JD pure (KS, a joker, goes out)
-    ("2S 3S 4S 6H 7H 8H 9D JD KS 5C 5D 5H QC QD QH 8S 8D 8C 10H 10S 10C", "KC", 1, "A"),
-    ("2S 3S 4S 6H 7H 8H 9D 10D JD 5S 5D 5C QC KC 2H 3H 4D 9S 10C JH AC", "KH", 3, "A"),
-    # eight jokers already: option D, though the rest is a mess
-    ("5S 5H 5D 5C 5S 5H 4H 6H AS 3D 8C JD KS 2C 9H QC 7D 10S JH 3C KD", "5H", 0, "D"),
-    # seven dublees and singles: one pair more
-    ("2S 2S 4H 4H 6D 6D 8C 8C 10S 10S QH QH KD KD AC 3S 5H 7D 9C JS QS", "2C", 1, "C"),
-])
+@pytest.mark.parametrize(
+    ("cards", "cut", "expected", "option"),
+    [
+        # already valid
+        ("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C", "7D", 0, "A"),
+        # one card away (QD goes, a joker comes in)
+        ("5S KS AH 5H 6H 7H 8H JH QH KH AD 2D 3D 4D 5D 6D 7D QD 4C 5C 6C", "KC", 1, "A"),
+        # two pure groups only: a bought 10D makes 9D-10D-JD pure (KS, a joker, goes out)
+        ("2S 3S 4S 6H 7H 8H 9D JD KS 5C 5D 5H QC QD QH 8S 8D 8C 10H 10S 10C", "KC", 1, "A"),
+        ("2S 3S 4S 6H 7H 8H 9D 10D JD 5S 5D 5C QC KC 2H 3H 4D 9S 10C JH AC", "KH", 3, "A"),
+        # eight jokers already: option D, though the rest is a mess
+        ("5S 5H 5D 5C 5S 5H 4H 6H AS 3D 8C JD KS 2C 9H QC 7D 10S JH 3C KD", "5H", 0, "D"),
+        # seven dublees and singles: one pair more
+        ("2S 2S 4H 4H 6D 6D 8C 8C 10S 10S QH QH KD KD AC 3S 5H 7D 9C JS QS", "2C", 1, "C"),
+    ],
+)
 def test_worked_hands(cards: str, cut: str, expected: int, option: str) -> None:
     found = distance(cards, cut)
     assert (found.cards, found.option) == (expected, option)
@@ -138,11 +146,14 @@ def test_to_dict() -> None:
     assert found.to_dict()["cards"] == 1 and len(found.to_dict()["add"]) == 1
 
 
-@pytest.mark.parametrize(("cards", "error"), [
-    ("AS 2S 3S", HandError),
-    ("AS AS AS AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H 4H 5H", CardError),
-    ("XX 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H 4H 5H 6H 7H 8H", CardError),
-])
+@pytest.mark.parametrize(
+    ("cards", "error"),
+    [
+        ("AS 2S 3S", HandError),
+        ("AS AS AS AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H 4H 5H", CardError),
+        ("XX 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H 4H 5H 6H 7H 8H", CardError),
+    ],
+)
 def test_bad_hands_are_refused(cards: str, error: type[Exception]) -> None:
     with pytest.raises(error):
         distance(cards, "5H")

@@ -35,7 +35,7 @@ def test_page_examples_run(page: Path) -> None:
         line = text.count("\n", 0, block.start(1))
         test = doctest.DocTestParser().get_doctest(block[1], namespace, page.name, str(page), line)
         runner.run(test, clear_globs=False)
-        namespace = test.globs      # the next block goes on from here
+        namespace = test.globs  # the next block goes on from here
     result = runner.summarize(verbose=False)
     assert result.attempted > 0
     assert result.failed == 0, f"{result.failed} example(s) of {page.name} failed (see above)"
@@ -44,14 +44,16 @@ def test_page_examples_run(page: Path) -> None:
 @pytest.mark.skipif(not SHARED_RULES.exists(), reason="no shared RULES.md beside the repository")
 def test_rules_page_is_rules_md() -> None:
     copy = DOCS / "includes" / "RULES.md"
-    assert copy.read_text(encoding="utf-8") == SHARED_RULES.read_text(encoding="utf-8"), \
+    assert copy.read_text(encoding="utf-8") == SHARED_RULES.read_text(encoding="utf-8"), (
         "RULES.md changed: copy it to docs/includes/RULES.md"
+    )
 
 
 @pytest.mark.skipif(not EXAMPLES.exists(), reason="no shared worked examples")
 def test_worked_examples_copy_is_exact() -> None:
-    assert LOCAL_EXAMPLES.read_bytes() == EXAMPLES.read_bytes(), \
+    assert LOCAL_EXAMPLES.read_bytes() == EXAMPLES.read_bytes(), (
         "the worked examples changed: copy them to tests/data/analysis.jsonl"
+    )
 
 
 def test_rules_page_includes_the_copy() -> None:

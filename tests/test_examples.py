@@ -14,7 +14,9 @@ from rummy21.ruleset import RuleSet
 EXAMPLES = worked_examples()
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[f"{i}-{e['note']}" for i, e in enumerate(EXAMPLES)])
+@pytest.mark.parametrize(
+    "example", EXAMPLES, ids=[f"{i}-{e['note']}" for i, e in enumerate(EXAMPLES)]
+)
 def test_worked_example(example: dict[str, Any]) -> None:
     result = analyze(example["cards"], example["cut"])
     assert result.valid == example["valid"]
@@ -22,8 +24,10 @@ def test_worked_example(example: dict[str, Any]) -> None:
     assert result.penalty.points == example["penalty"]
     assert result.value.points == example["value_points"]
     # The proofs hold up group by group and hold exactly the hand.
-    for groups, _loose in ((result.groups, result.loose),
-                           (result.penalty.groups, result.penalty.loose)):
+    for groups, _loose in (
+        (result.groups, result.loose),
+        (result.penalty.groups, result.penalty.loose),
+    ):
         for group in groups:
             assert classify(group.cards, result.jokers, RuleSet()) == group
     if result.valid:

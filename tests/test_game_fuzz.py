@@ -34,8 +34,15 @@ STEP = st.tuples(st.integers(0, 11), st.integers(0, 52), st.integers(-1, 6), st.
 
 def snapshot(table: Table) -> tuple[object, ...]:
     # Seat 0's view holds every public fact; the zones hold every card.
-    return (table.zones(), len(table.log), table.turn, table.phase, table.drawn, table.turns,
-            table.view(0))
+    return (
+        table.zones(),
+        len(table.log),
+        table.turn,
+        table.phase,
+        table.drawn,
+        table.turns,
+        table.view(0),
+    )
 
 
 def card_counts(table: Table) -> list[int]:
@@ -56,16 +63,27 @@ def pick(table: Table, step: tuple[int, int, int, bool]) -> tuple[Action, int | 
     turn = table.turn or 0
     seat = None if offset < 0 else (turn + offset) % table.players
     card = Card(card_index)
-    options: list[Action] = [Draw(Source.OPEN if flag else Source.STOCK), Discard(card),
-                             Declare(card), Drop(), TimeOut(), Discard(card)]
+    options: list[Action] = [
+        Draw(Source.OPEN if flag else Source.STOCK),
+        Discard(card),
+        Declare(card),
+        Drop(),
+        TimeOut(),
+        Discard(card),
+    ]
     return options[kind - 6], seat
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(2, 6), st.sampled_from(["classic", "adda52"]), st.integers(0, 10**6),
-       st.lists(STEP, min_size=20, max_size=120))
-def test_random_action_sequences_never_corrupt_the_table(players: int, preset: str, seed: int,
-                                                         steps: list[Step]) -> None:
+@given(
+    st.integers(2, 6),
+    st.sampled_from(["classic", "adda52"]),
+    st.integers(0, 10**6),
+    st.lists(STEP, min_size=20, max_size=120),
+)
+def test_random_action_sequences_never_corrupt_the_table(
+    players: int, preset: str, seed: int, steps: list[Step]
+) -> None:
     outcomes = run(players, preset, seed, steps)
     event(f"illegal actions: {'some' if outcomes['illegal'] else 'none'}")
 
@@ -74,8 +92,10 @@ def test_long_seeded_action_sequences() -> None:
     totals: Counter[str] = Counter()
     for seed in range(40):
         rng = random.Random(seed)
-        steps = [(rng.randrange(12), rng.randrange(53), rng.randrange(-1, 7), rng.random() < .5)
-                 for _ in range(200)]
+        steps = [
+            (rng.randrange(12), rng.randrange(53), rng.randrange(-1, 7), rng.random() < 0.5)
+            for _ in range(200)
+        ]
         totals += run(2 + seed % 5, ("classic", "adda52")[seed % 2], seed, steps)
     assert totals["illegal"] > 500 and totals["legal"] > 2000 and totals["over"] > 20
 

@@ -44,10 +44,14 @@ def build(head: dict[str, Any]) -> Table:
     players = head["players"]
     dealer = head.get("dealer", players - 1)
     if "hands" in head:
-        shoe = arrange_shoe([parse_cards(h) for h in head["hands"]], Card.parse(head["cut"]),
-                            Card.parse(head["open"]), dealer=dealer,
-                            printed_jokers=rules.printed_jokers,
-                            stock=parse_cards(head.get("stock", "")))
+        shoe = arrange_shoe(
+            [parse_cards(h) for h in head["hands"]],
+            Card.parse(head["cut"]),
+            Card.parse(head["open"]),
+            dealer=dealer,
+            printed_jokers=rules.printed_jokers,
+            stock=parse_cards(head.get("stock", "")),
+        )
         return Table(players, rules, dealer=dealer, shoe=shoe, seed=head.get("seed"))
     return Table(players, rules, dealer=dealer, seed=head["seed"])
 
@@ -63,9 +67,11 @@ def act(table: Table, text: str, seat: int | None) -> None:
 def check(table: Table, expected: dict[str, Any]) -> None:
     view = table.view(0)
     actual: dict[str, Any] = {
-        "turn": table.turn, "phase": table.phase.value,
+        "turn": table.turn,
+        "phase": table.phase.value,
         "open_top": str(table.open_pile[-1].card) if table.open_pile else None,
-        "open_size": len(table.open_pile), "stock_size": table.stock_size,
+        "open_size": len(table.open_pile),
+        "stock_size": table.stock_size,
         "hand_sizes": [len(table.hand(s)) for s in range(table.players)],
         "out_sizes": [len(table.zones()[f"out {s}"]) for s in range(table.players)],
         "standing": [table.standing(s).value for s in range(table.players)],
@@ -108,9 +114,14 @@ def test_golden_playthrough(path: Path) -> None:
     assert table.turns == expect["turns"]
     assert list(result.scores) == expect["scores"]
     assert sum(result.scores) == 0
-    per_seat = {"penalties": "penalty", "rules": "rule", "values": "value",
-                "marriages": "marriages", "value_net": "value_net",
-                "cap_adjustment": "cap_adjustment"}
+    per_seat = {
+        "penalties": "penalty",
+        "rules": "rule",
+        "values": "value",
+        "marriages": "marriages",
+        "value_net": "value_net",
+        "cap_adjustment": "cap_adjustment",
+    }
     for key, attr in per_seat.items():
         if key in expect:
             assert [getattr(s, attr) for s in result.seats] == expect[key], key
@@ -128,8 +139,14 @@ def test_golden_log_replays(path: Path) -> None:
 
 def test_golden_files_cover_the_brief() -> None:
     names = {p.stem for p in FILES}
-    assert {"valid_declaration", "wrong_declaration", "drops_last_active", "reshuffle",
-            "timeout_drop", "marriage_value"} <= names
+    assert {
+        "valid_declaration",
+        "wrong_declaration",
+        "drops_last_active",
+        "reshuffle",
+        "timeout_drop",
+        "marriage_value",
+    } <= names
 
 
 def test_golden_shoes_are_full_shoes() -> None:

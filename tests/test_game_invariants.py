@@ -61,8 +61,10 @@ def run_deal(preset: str, players: int, seed: int) -> tuple[Table, int]:
     table = Table(players, rules, seed=seed, dealer=seed % players)
     shoe = index_counts(canonical_shoe(rules.printed_jokers))
     # Low drop chances on some seats keep some deals long enough to reshuffle the stock.
-    bots = [RandomBot(seed * 10 + s, drop_chance=0.004 * (seed % 3) * (s % 2),
-                      declare_chance=0.004) for s in range(players)]
+    bots = [
+        RandomBot(seed * 10 + s, drop_chance=0.004 * (seed % 3) * (s % 2), declare_chance=0.004)
+        for s in range(players)
+    ]
     check_cards(table, shoe)
     steps = 0
     while not table.over:
@@ -95,8 +97,11 @@ def test_random_deals_keep_invariants(preset: str, players: int) -> None:
             rules = table.rules
             for s in others:
                 seat = result.seats[s]
-                expected = {DropKind.FIRST: rules.first_drop, DropKind.MIDDLE: rules.middle_drop,
-                            None: rules.wrong_declaration}[seat.drop]
+                expected = {
+                    DropKind.FIRST: rules.first_drop,
+                    DropKind.MIDDLE: rules.middle_drop,
+                    None: rules.wrong_declaration,
+                }[seat.drop]
                 assert seat.penalty == expected
         # The log, through JSON, replays to the same deal and the same scores.
         text = dump_log(table.log)
@@ -128,6 +133,6 @@ def test_unseeded_deals_replay_from_their_recorded_shoe() -> None:
         seat = table.turn
         assert seat is not None
         table.apply(bots[seat].choose(table.view(seat), table.legal_actions()))
-    assert any(isinstance(e, Reshuffled) for e in table.log)   # SystemRandom reshuffles, too
+    assert any(isinstance(e, Reshuffled) for e in table.log)  # SystemRandom reshuffles, too
     again = Table.replay(dump_log(table.log))
     assert again.log == table.log

@@ -27,6 +27,7 @@ def test_same_seed_same_match() -> None:
     def run() -> list[dict[str, object]]:
         match = Match(3, RULES, seed=42)
         return [r.to_dict() for r in play_match(match, make_bots(["random"] * 3, seed=42), 4)]
+
     assert run() == run()
     assert run()[0]["seed"] != run()[1]["seed"]
 

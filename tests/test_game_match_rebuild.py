@@ -16,18 +16,33 @@ RULES = RuleSet().with_(turn_limit=60)
 
 
 def same_deal(a: Table, b: Table) -> bool:
-    return (a.dealer, a.seed, a.cut, [a.hand(s) for s in range(a.players)]) \
-        == (b.dealer, b.seed, b.cut, [b.hand(s) for s in range(b.players)])
+    return (a.dealer, a.seed, a.cut, [a.hand(s) for s in range(a.players)]) == (
+        b.dealer,
+        b.seed,
+        b.cut,
+        [b.hand(s) for s in range(b.players)],
+    )
 
 
 @pytest.mark.parametrize("done", [0, 1, 2, 5])
 def test_a_rebuilt_match_deals_the_next_deal_as_the_original(done: int) -> None:
     original = Match(3, RULES, seed=21, point_value="0.5")
     play_match(original, make_bots(["random"] * 3, seed=21), done)
-    rebuilt = Match.rebuild(3, RULES, seed=21, point_value="0.5", deals=original.deals,
-                            current=original.current, recorded=done > 0)
-    assert (rebuilt.number, rebuilt.dealer, rebuilt.totals, rebuilt.deals) \
-        == (original.number, original.dealer, original.totals, original.deals)
+    rebuilt = Match.rebuild(
+        3,
+        RULES,
+        seed=21,
+        point_value="0.5",
+        deals=original.deals,
+        current=original.current,
+        recorded=done > 0,
+    )
+    assert (rebuilt.number, rebuilt.dealer, rebuilt.totals, rebuilt.deals) == (
+        original.number,
+        original.dealer,
+        original.totals,
+        original.deals,
+    )
     assert rebuilt.money(0) == original.money(0)
     assert same_deal(rebuilt.new_deal(), original.new_deal())
     assert rebuilt.number == original.number == done
@@ -56,7 +71,8 @@ def test_a_deal_in_progress_is_carried_on_and_recorded() -> None:
     play_deal(again, make_bots(["random"] * 2, seed=5))
     record = rebuilt.record()
     assert record.number == 2 and list(rebuilt.totals) == [
-        sum(d.scores[s] for d in rebuilt.deals) for s in range(2)]
+        sum(d.scores[s] for d in rebuilt.deals) for s in range(2)
+    ]
     play_deal(table, make_bots(["random"] * 2, seed=5))
     original.record()
     assert same_deal(rebuilt.new_deal(), original.new_deal())
@@ -65,8 +81,7 @@ def test_a_deal_in_progress_is_carried_on_and_recorded() -> None:
 def test_a_table_factory_deals_every_deal() -> None:
     calls: list[tuple[int, int, int | None]] = []
 
-    def factory(players: int, rules: RuleSet, dealer: int, number: int,
-                seed: int | None) -> Table:
+    def factory(players: int, rules: RuleSet, dealer: int, number: int, seed: int | None) -> Table:
         calls.append((dealer, number, seed))
         return Table(players, rules, seed=seed, dealer=dealer)
 
@@ -101,7 +116,7 @@ def test_the_next_table_changes_nothing_until_it_begins() -> None:
     match = Match(2, RULES, seed=6)
     table = match.next_table()
     assert (match.current, match.number, match.recorded) == (None, -1, True)
-    again = match.next_table()   # the same deal again: nothing was drawn for good
+    again = match.next_table()  # the same deal again: nothing was drawn for good
     assert same_deal(table, again)
     with pytest.raises(GameError, match="dealt by seat 2"):
         match.begin(Table(2, seed=1, dealer=0))

@@ -35,19 +35,36 @@ VALID_SOON = "7S 8S 9S 10S JS 2H 3H 4H 5H JC QC KC 5D 5D 5D AH AD AC 9C 9H KH"
 HOPELESS = "KS QS 9S 6S 3S KH JH 9H 6H 4H 2H KD JD 10D 4D 2D QC 10C 8C 5C 3C"
 
 
-def table_of(hands: list[str], cut: str = "7D", open_card: str = "3D", stock: str = "",
-             rules: RuleSet = CLASSIC, dealer: int | None = None) -> Table:
+def table_of(
+    hands: list[str],
+    cut: str = "7D",
+    open_card: str = "3D",
+    stock: str = "",
+    rules: RuleSet = CLASSIC,
+    dealer: int | None = None,
+) -> Table:
     players = len(hands)
     dealer = players - 1 if dealer is None else dealer
-    shoe = arrange_shoe([parse_cards(h) for h in hands], Card.parse(cut), Card.parse(open_card),
-                        dealer=dealer, printed_jokers=rules.printed_jokers,
-                        stock=parse_cards(stock))
+    shoe = arrange_shoe(
+        [parse_cards(h) for h in hands],
+        Card.parse(cut),
+        Card.parse(open_card),
+        dealer=dealer,
+        printed_jokers=rules.printed_jokers,
+        stock=parse_cards(stock),
+    )
     return Table(players, rules, dealer=dealer, shoe=shoe, seed=0)
 
 
 def snapshot(table: Table) -> tuple[object, ...]:
-    return (table.zones(), table.log, table.turn, table.phase, table.drawn,
-            tuple(table.view(s) for s in range(table.players)))
+    return (
+        table.zones(),
+        table.log,
+        table.turn,
+        table.phase,
+        table.drawn,
+        tuple(table.view(s) for s in range(table.players)),
+    )
 
 
 # ------------------------------------------------------------------ dealing
@@ -63,7 +80,7 @@ def test_seeded_deal_follows_rules_section_2() -> None:
         assert table.hand(seat) == tuple(sorted(hands[seat]))
     assert table.cut == shoe[84]
     assert table.open_pile[0].card == shoe[85] and table.open_pile[0].discarded_by is None
-    assert table.zones()["stock"] == shoe[86:] + [shoe[84]]   # cut card at the bottom
+    assert table.zones()["stock"] == shoe[86:] + [shoe[84]]  # cut card at the bottom
     assert table.turn == (dealer + 1) % players
 
 
@@ -113,14 +130,16 @@ def test_discarded_joker_cannot_be_taken_but_the_first_open_card_can() -> None:
 
 def test_joker_pickup_rule_allows_taking_discarded_jokers() -> None:
     table = table_of([HOPELESS, VALID_SOON], stock="2S", rules=RuleSet(joker_pickup=True))
-    table.draw("stock"); table.discard("2S")
-    table.draw("stock"); table.discard("7S")
+    table.draw("stock")
+    table.discard("2S")
+    table.draw("stock")
+    table.discard("7S")
     assert table.can_draw("open")
 
 
 def test_card_taken_from_open_pile_cannot_be_discarded_or_finished() -> None:
     table = table_of([HOPELESS, VALID_SOON])
-    table.draw("open")   # 3D
+    table.draw("open")  # 3D
     with pytest.raises(IllegalActionError, match="just taken from the open pile"):
         table.discard("3D")
     with pytest.raises(IllegalActionError, match="cannot be finished"):
@@ -141,10 +160,12 @@ def test_a_copy_of_the_taken_card_is_blocked_too() -> None:
 
 def test_empty_open_pile_and_wash_on_empty_stock() -> None:
     table = table_of([HOPELESS, VALID_SOON])
-    table.draw("open"); table.discard("KS")
-    table.draw("open"); table.discard("KH")
+    table.draw("open")
+    table.discard("KS")
+    table.draw("open")
+    table.discard("KH")
     assert len(table.open_pile) == 1
-    table._stock.clear()   # the only way to reach it: the pile never shrinks below 1 + draws
+    table._stock.clear()  # the only way to reach it: the pile never shrinks below 1 + draws
     table._open = table._open[-1:]
     ended = table.draw("stock")
     assert isinstance(ended, DealEnded)
@@ -155,7 +176,8 @@ def test_reshuffle_keeps_the_top_card_and_uses_the_deal_generator() -> None:
     a, b = Table(2, seed=77), Table(2, seed=77)
     for table in (a, b):
         while table.stock_size:
-            table.draw("stock"); table.discard(table.drawn)  # type: ignore[arg-type]
+            table.draw("stock")
+            table.discard(table.drawn)  # type: ignore[arg-type]
         top = table.open_pile[-1]
         table.draw("stock")
         assert table.open_pile == (top,)
@@ -166,9 +188,11 @@ def test_reshuffle_keeps_the_top_card_and_uses_the_deal_generator() -> None:
 def test_actions_out_of_phase_or_turn_raise_and_change_nothing() -> None:
     table = Table(3, seed=5)
     before = snapshot(table)
-    cases: list[tuple[Action, str]] = [(Discard(table.hand(0)[0]), "draw a card first"),
-                            (Declare(table.hand(0)[0]), "draw a card before declaring"),
-                                       (Draw(Source.STOCK), "turn")]
+    cases: list[tuple[Action, str]] = [
+        (Discard(table.hand(0)[0]), "draw a card first"),
+        (Declare(table.hand(0)[0]), "draw a card before declaring"),
+        (Draw(Source.STOCK), "turn"),
+    ]
     for action, message in cases:
         seat = 1 if isinstance(action, Draw) else None
         with pytest.raises(IllegalActionError, match=message):
@@ -240,7 +264,7 @@ def test_as_shown_judging_uses_the_submitted_groups() -> None:
     assert good.declare("KH", [parse_cards(g) for g in groups]).valid
     auto = table_of([VALID_SOON, HOPELESS], stock="9D", rules=rules)
     auto.draw("stock")
-    assert auto.declare("KH").valid   # no layout: the solver's own arrangement is shown
+    assert auto.declare("KH").valid  # no layout: the solver's own arrangement is shown
     bad = table_of([VALID_SOON, HOPELESS], stock="9D", rules=rules)
     bad.draw("stock")
     assert not bad.declare("KH", [parse_cards(g) for g in groups[:3]]).valid
@@ -254,10 +278,13 @@ def test_first_and_middle_drops() -> None:
     table = Table(4, seed=2)
     first = table.drop()
     assert first.drop is DropKind.FIRST and first.points == 30
-    table.draw("stock"); table.discard(table.drawn)  # type: ignore[arg-type]
-    table.draw("stock"); table.discard(table.drawn)  # type: ignore[arg-type]
-    table.draw("stock"); table.discard(table.drawn)  # type: ignore[arg-type]
-    assert table.turn == 1   # seat 0 is skipped
+    table.draw("stock")
+    table.discard(table.drawn)  # type: ignore[arg-type]
+    table.draw("stock")
+    table.discard(table.drawn)  # type: ignore[arg-type]
+    table.draw("stock")
+    table.discard(table.drawn)  # type: ignore[arg-type]
+    assert table.turn == 1  # seat 0 is skipped
     middle = table.drop()
     assert middle.drop is DropKind.MIDDLE and middle.points == 70
     assert len(table.zones()["out 1"]) == 21
@@ -291,10 +318,13 @@ def test_timeout_after_drawing_from_the_stock_discards_the_drawn_card() -> None:
 def test_own_action_resets_the_consecutive_timeouts() -> None:
     table = Table(2, seed=6)
     for _ in range(2):
-        table.timeout()                                    # seat 0
-        table.draw("stock"); table.discard(table.drawn)    # type: ignore[arg-type]
-    table.draw("stock"); table.discard(table.drawn)        # type: ignore[arg-type]  # seat 0
-    table.draw("stock"); table.discard(table.drawn)        # type: ignore[arg-type]
+        table.timeout()  # seat 0
+        table.draw("stock")
+        table.discard(table.drawn)  # type: ignore[arg-type]
+    table.draw("stock")
+    table.discard(table.drawn)  # type: ignore[arg-type]  # seat 0
+    table.draw("stock")
+    table.discard(table.drawn)  # type: ignore[arg-type]
     assert table.timeout().consecutive == 1
 
 
@@ -302,7 +332,8 @@ def test_third_timeout_after_a_draw_discards_then_drops() -> None:
     table = Table(2, seed=6)
     for _ in range(2):
         table.timeout()
-        table.draw("stock"); table.discard(table.drawn)  # type: ignore[arg-type]
+        table.draw("stock")
+        table.discard(table.drawn)  # type: ignore[arg-type]
     table.draw("stock")
     table.timeout()
     result = table.result
@@ -322,7 +353,8 @@ def test_turn_limit_makes_a_wash() -> None:
     table = Table(3, RuleSet().with_(turn_limit=5), seed=1)
     table.drop()
     while not table.over:
-        table.draw("stock"); table.discard(table.drawn)  # type: ignore[arg-type]
+        table.draw("stock")
+        table.discard(table.drawn)  # type: ignore[arg-type]
     assert table.turns == 5 and table.scores == (0, 0, 0)
     assert table.result is not None and table.result.reason is EndReason.WASH
 
@@ -330,7 +362,8 @@ def test_turn_limit_makes_a_wash() -> None:
 # ------------------------------------------------------------------ replay
 def test_replay_rejects_tampered_logs() -> None:
     table = Table(2, seed=3)
-    table.draw("stock"); table.discard(table.drawn)  # type: ignore[arg-type]
+    table.draw("stock")
+    table.discard(table.drawn)  # type: ignore[arg-type]
     lines = dump_log(table.log).splitlines()
     drew = table.log[1]
     assert isinstance(drew, Drew)
@@ -342,9 +375,11 @@ def test_replay_rejects_tampered_logs() -> None:
         Table.replay(lines[1:])
     with pytest.raises(ReplayError, match="not JSON"):
         Table.replay(lines[:1] + ["{oops"])
-    illegal = dump_log(table.log) + '{"event": "drew", "seat": 0, "source": "open", ' \
-        '"card": "AS", "forced": false}\n{"event": "drew", "seat": 0, "source": "open", ' \
+    illegal = (
+        dump_log(table.log) + '{"event": "drew", "seat": 0, "source": "open", '
+        '"card": "AS", "forced": false}\n{"event": "drew", "seat": 0, "source": "open", '
         '"card": "AS", "forced": false}\n'
+    )
     with pytest.raises(ReplayError, match="illegal"):
         Table.replay(illegal)
 

@@ -23,7 +23,9 @@ def public_cards(table: Table) -> set[str]:
     for event in table.log:
         if isinstance(event, DealStarted):
             seen.add(str(event.open_card))
-        elif isinstance(event, Discarded) or (isinstance(event, Drew) and event.source is Source.OPEN):
+        elif isinstance(event, Discarded) or (
+            isinstance(event, Drew) and event.source is Source.OPEN
+        ):
             seen.add(str(event.card))
     return seen
 
@@ -37,7 +39,7 @@ def check_views(table: Table) -> None:
         allowed = public | {str(c) for c in view.hand}
         leaked = set(TOKEN.findall(text)) - allowed
         assert not leaked, f"seat {seat} sees {sorted(leaked)}"
-        assert "stock\":" not in text.replace("\"stock_size\":", "")
+        assert 'stock":' not in text.replace('"stock_size":', "")
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
@@ -45,8 +47,7 @@ def test_views_never_show_other_hands_or_the_stock(players: int) -> None:
     for seed in range(4):
         rules = RuleSet.preset("adda52" if seed % 2 else "classic").with_(turn_limit=150)
         table = Table(players, rules, seed=seed)
-        bots = [RandomBot(seed + s, drop_chance=0.01, declare_chance=0.01)
-                for s in range(players)]
+        bots = [RandomBot(seed + s, drop_chance=0.01, declare_chance=0.01) for s in range(players)]
         step = 0
         while not table.over:
             if step % 4 == 0:
@@ -60,14 +61,18 @@ def test_views_never_show_other_hands_or_the_stock(players: int) -> None:
 
 def test_hidden_cards_do_not_change_a_view() -> None:
     """Swap a card of seat 1's hand with one deep in the stock: seat 0 sees exactly the same."""
-    hands = [parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H 4H 5H 6H 7H 8H"),
-             parse_cards("AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AC 2C 3C 4C 5C 6C 7C 8C")]
+    hands = [
+        parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H 4H 5H 6H 7H 8H"),
+        parse_cards("AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AC 2C 3C 4C 5C 6C 7C 8C"),
+    ]
     cut, open_card = Card.parse("9H"), Card.parse("10H")
     other = parse_cards("AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AC 2C 3C 4C 5C 6C 7C JK")
-    shoe_a = arrange_shoe(hands, cut, open_card, dealer=1, printed_jokers=3,
-                          stock=parse_cards("QH KH"))
-    shoe_b = arrange_shoe([hands[0], other], cut, open_card, dealer=1, printed_jokers=3,
-                          stock=parse_cards("QH KH"))
+    shoe_a = arrange_shoe(
+        hands, cut, open_card, dealer=1, printed_jokers=3, stock=parse_cards("QH KH")
+    )
+    shoe_b = arrange_shoe(
+        [hands[0], other], cut, open_card, dealer=1, printed_jokers=3, stock=parse_cards("QH KH")
+    )
     a, b = Table(2, shoe=shoe_a), Table(2, shoe=shoe_b)
     for table in (a, b):
         table.apply(Draw(Source.OPEN))

@@ -19,35 +19,38 @@ def kind(cards: str, cut: str, rules: RuleSet = RULES) -> str | None:
         return None
 
 
-@pytest.mark.parametrize("cards,cut,expected", [
-    ("QS KS AS", "5H", "pure_sequence"),
-    ("AS 2S 3S", "5H", "pure_sequence"),
-    ("KS AS 2S", "5H", None),
-    ("2H 3H 4H", "3C", "pure_sequence"),           # wild 3H in its own place
-    ("2H 3H 4H", "3H", "pure_sequence"),           # the cut card itself, natural
-    ("4H 5H 6H", "5H", "pure_sequence"),           # a marriage is also a pure run
-    ("2H JK 4H", "9C", "impure_sequence"),
-    ("2H 9C 4H", "9C", "impure_sequence"),         # 9C wild fills the gap
-    ("JK QH KH", "9C", "impure_sequence"),
-    ("QH KH JK", "9C", "impure_sequence"),         # joker as Ace high
-    ("KH AH JK", "9C", "impure_sequence"),         # joker as Queen
-    ("8S 8H 8D", "5H", "set"),
-    ("8S 8H 8D 8C", "5H", "set"),
-    ("8S 8H 8D 8C JK", "5H", None),                # at most 4 cards
-    ("8S 8S 8H", "5H", None),                      # identical cards never share a set
-    ("8S 8S 8H", "7S", "set"),                     # unless one 8S is a joker (upper)
-    ("8S JK JK", "5H", "impure_sequence"),         # a set too: one natural is enough
-    ("6D 6D 6D", "5H", "tunnela"),
-    ("5H 5H 5H", "5H", "tunnela"),                 # wild cards acting as themselves
-    ("JK JK JK", "5H", "tunnela"),
-    ("6D 6D KD", "KC", None),                      # jokers never complete a tunnela
-    ("6D 6D", "5H", "dublee"),
-    ("5H 5H", "5H", "dublee"),
-    ("JK JK", "5H", "dublee"),
-    ("6D JK", "5H", None),                         # a joker never completes a dublee
-    ("5C 5D JK", "5H", "joker_group"),
-    ("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", "5H", "pure_sequence"),
-])
+@pytest.mark.parametrize(
+    "cards,cut,expected",
+    [
+        ("QS KS AS", "5H", "pure_sequence"),
+        ("AS 2S 3S", "5H", "pure_sequence"),
+        ("KS AS 2S", "5H", None),
+        ("2H 3H 4H", "3C", "pure_sequence"),  # wild 3H in its own place
+        ("2H 3H 4H", "3H", "pure_sequence"),  # the cut card itself, natural
+        ("4H 5H 6H", "5H", "pure_sequence"),  # a marriage is also a pure run
+        ("2H JK 4H", "9C", "impure_sequence"),
+        ("2H 9C 4H", "9C", "impure_sequence"),  # 9C wild fills the gap
+        ("JK QH KH", "9C", "impure_sequence"),
+        ("QH KH JK", "9C", "impure_sequence"),  # joker as Ace high
+        ("KH AH JK", "9C", "impure_sequence"),  # joker as Queen
+        ("8S 8H 8D", "5H", "set"),
+        ("8S 8H 8D 8C", "5H", "set"),
+        ("8S 8H 8D 8C JK", "5H", None),  # at most 4 cards
+        ("8S 8S 8H", "5H", None),  # identical cards never share a set
+        ("8S 8S 8H", "7S", "set"),  # unless one 8S is a joker (upper)
+        ("8S JK JK", "5H", "impure_sequence"),  # a set too: one natural is enough
+        ("6D 6D 6D", "5H", "tunnela"),
+        ("5H 5H 5H", "5H", "tunnela"),  # wild cards acting as themselves
+        ("JK JK JK", "5H", "tunnela"),
+        ("6D 6D KD", "KC", None),  # jokers never complete a tunnela
+        ("6D 6D", "5H", "dublee"),
+        ("5H 5H", "5H", "dublee"),
+        ("JK JK", "5H", "dublee"),
+        ("6D JK", "5H", None),  # a joker never completes a dublee
+        ("5C 5D JK", "5H", "joker_group"),
+        ("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", "5H", "pure_sequence"),
+    ],
+)
 def test_kinds(cards: str, cut: str, expected: str | None) -> None:
     assert kind(cards, cut) == expected
 
@@ -55,7 +58,7 @@ def test_kinds(cards: str, cut: str, expected: str | None) -> None:
 def test_joker_group_can_be_switched_off() -> None:
     rules = RULES.with_(joker_groups=False)
     assert kind("5C 5D JK", "5H", rules) in ("set", "impure_sequence")
-    assert kind("JK JK 6H 5D", "5H", rules) == "impure_sequence"   # 6H plays as itself
+    assert kind("JK JK 6H 5D", "5H", rules) == "impure_sequence"  # 6H plays as itself
     assert kind("JK JK JK JK", "5H", rules.with_(printed_jokers=6)) is None
     assert kind("JK JK JK", "5H", rules) == "tunnela"
 
@@ -72,15 +75,18 @@ def test_printed_joker_cut_makes_aces_wild() -> None:
     assert kind("AH 9C 10C", "JK") == "impure_sequence"
 
 
-@pytest.mark.parametrize("cards,reason", [
-    ("KS AS 2S", "K-A-2 is not a sequence"),
-    ("8S 8S 8H", "a set needs different suits: 8S appears twice"),
-    ("2H 3H", "two cards form only a dublee"),
-    ("2H", "at least 3 cards"),
-    ("2H 7H 9H", "not enough jokers"),
-    ("2H 3S 9D", "neither a sequence nor a set"),
-    ("8S 8H 8D 8C 8S", "at most 4 cards"),
-])
+@pytest.mark.parametrize(
+    "cards,reason",
+    [
+        ("KS AS 2S", "K-A-2 is not a sequence"),
+        ("8S 8S 8H", "a set needs different suits: 8S appears twice"),
+        ("2H 3H", "two cards form only a dublee"),
+        ("2H", "at least 3 cards"),
+        ("2H 7H 9H", "not enough jokers"),
+        ("2H 3S 9D", "neither a sequence nor a set"),
+        ("8S 8H 8D 8C 8S", "at most 4 cards"),
+    ],
+)
 def test_reasons(cards: str, reason: str) -> None:
     text = explain(parse_cards(cards), Jokers.from_cut("5H"), RULES)
     assert text is not None and reason in text

@@ -18,8 +18,11 @@ from rummy21.game import Dropped, Source, Table
 from rummy21.game.view import Phase
 from rummy21.ruleset import RuleSet
 
-VARIANTS = {"classic": RuleSet(), "adda52": RuleSet.preset("adda52"),
-            "pick-up": RuleSet().with_(joker_pickup=True, discard_taken_card=True)}
+VARIANTS = {
+    "classic": RuleSet(),
+    "adda52": RuleSet.preset("adda52"),
+    "pick-up": RuleSet().with_(joker_pickup=True, discard_taken_card=True),
+}
 
 
 def positions(rules: RuleSet, seed: int) -> list[Table]:
@@ -60,8 +63,10 @@ def test_the_view_states_the_rules_the_table_enforces(variant: str, seed: int) -
                 assert isinstance(dropped, Dropped) and dropped.points == view.drop_cost
             # The page is told the same, not left to work it out.
             page = present.deal_view(table, seat)
-            assert (page["can_take_open"], page["drop_cost"]) == (view.can_take_open,
-                                                                  view.drop_cost)
+            assert (page["can_take_open"], page["drop_cost"]) == (
+                view.can_take_open,
+                view.drop_cost,
+            )
             assert page["blocked"] == (None if view.blocked is None else str(view.blocked))
 
 

@@ -23,8 +23,11 @@ def naive_outs(cut: Card, hand: list[Card]) -> dict[Card, int]:
         if counts[drawn.index] >= (RULES.printed_jokers if drawn.index == JOKER_INDEX else 3):
             continue
         counts[drawn.index] += 1
-        best = min(analyze_counts(_without(counts, aside), jokers, RULES).penalty.points
-                   for aside in range(len(counts)) if counts[aside])
+        best = min(
+            analyze_counts(_without(counts, aside), jokers, RULES).penalty.points
+            for aside in range(len(counts))
+            if counts[aside]
+        )
         counts[drawn.index] -= 1
         if best < base:
             found[drawn] = base - best
@@ -37,7 +40,9 @@ def _without(counts: list[int], index: int) -> list[int]:
     return rest
 
 
-@pytest.mark.parametrize("cut,hand,kind", HANDS, ids=[f"{k}-{i}" for i, (_, _, k) in enumerate(HANDS)])
+@pytest.mark.parametrize(
+    "cut,hand,kind", HANDS, ids=[f"{k}-{i}" for i, (_, _, k) in enumerate(HANDS)]
+)
 def test_outs_match_trying_every_draw_and_put_aside(cut: Card, hand: list[Card], kind: str) -> None:
     assert outs(hand, cut, RULES) == naive_outs(cut, hand)
 
@@ -61,15 +66,24 @@ def test_one_sweep_finds_the_best_card_to_put_aside(seed: int) -> None:
 
     rng = random.Random(seed)
     for _ in range(8):
-        cut, hand = (near_complete(rng, RULES, None) if rng.random() < 0.7
-                     else random_deal(rng, RULES))
+        cut, hand = (
+            near_complete(rng, RULES, None) if rng.random() < 0.7 else random_deal(rng, RULES)
+        )
         counts = counts_of(hand)
-        extra = rng.choice([i for i in range(len(counts)) if counts[i] < (
-            RULES.printed_jokers if i == JOKER_INDEX else 3)])
+        extra = rng.choice(
+            [
+                i
+                for i in range(len(counts))
+                if counts[i] < (RULES.printed_jokers if i == JOKER_INDEX else 3)
+            ]
+        )
         counts[extra] += 1
         jokers = Jokers.from_cut(cut)
-        saves = [solve(_without(counts, i), jokers, RULES).pure_save
-                 for i in range(len(counts)) if counts[i]]
+        saves = [
+            solve(_without(counts, i), jokers, RULES).pure_save
+            for i in range(len(counts))
+            if counts[i]
+        ]
         best = min((p for p in saves if p is not None), default=None)
         limit = best if best is not None else 60
         assert least_after_put_aside(counts, jokers, RULES, limit) == best

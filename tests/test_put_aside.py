@@ -42,7 +42,11 @@ def test_bounded_search_matches_trying_every_card(chunk: int) -> None:
         result = analyze(hand, cut, rules)
         assert result.discard is not None
         valid_first, penalty, value, index = naive_choice(cut, hand, rules)
-        assert (result.discard.index, not result.valid, result.penalty.points, -result.value.points) == \
-            (index, valid_first, penalty, value), (str(cut), [str(c) for c in hand])
+        assert (
+            result.discard.index,
+            not result.valid,
+            result.penalty.points,
+            -result.value.points,
+        ) == (index, valid_first, penalty, value), (str(cut), [str(c) for c in hand])
         shown = sorted(result.cards + (result.discard,))
         assert shown == sorted(hand)

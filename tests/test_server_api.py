@@ -26,8 +26,16 @@ def test_healthz_and_pages(client: TestClient) -> None:
     lobby = client.get("/")
     assert lobby.status_code == 200 and "Deal a table" in lobby.text
     assert "default-src 'self'" in lobby.headers["content-security-policy"]
-    for path in ("/t/ABC123", "/t/ABC123/history", "/static/style.css", "/static/table.js",
-                 "/static/cards.js", "/static/lobby.js", "/static/history.js", "/favicon.ico"):
+    for path in (
+        "/t/ABC123",
+        "/t/ABC123/history",
+        "/static/style.css",
+        "/static/table.js",
+        "/static/cards.js",
+        "/static/lobby.js",
+        "/static/history.js",
+        "/favicon.ico",
+    ):
         assert client.get(path).status_code == 200, path
     assert client.get("/t/not-a-code!").status_code in (400, 404)
 
@@ -41,8 +49,14 @@ def test_pages_load_nothing_from_outside() -> None:
 
 
 def test_create_a_table_and_read_its_lobby(client: TestClient) -> None:
-    made = create_table(client, ["human", "human", "greedy"], rules="adda52",
-                        point_value="0.25", turn_seconds=45, deals=2)
+    made = create_table(
+        client,
+        ["human", "human", "greedy"],
+        rules="adda52",
+        point_value="0.25",
+        turn_seconds=45,
+        deals=2,
+    )
     assert made["seat"] == 0 and len(made["token"]) >= 24 and made["url"] == f"/t/{made['code']}"
     info = client.get(f"/api/tables/{made['code'].lower()}").json()
     assert info["status"] == "waiting"
@@ -66,26 +80,36 @@ def test_joining_fills_the_table_and_starts_the_deal(client: TestClient) -> None
     assert full.status_code == 409 and "no open seat" in full.json()["error"]
 
 
-@pytest.mark.parametrize("body, words", [
-    ({"name": "A", "seats": ["random", "greedy"]}, "at least one seat must be human"),
-    ({"name": "A", "seats": ["human"]}, "seats"),
-    ({"name": "A", "seats": ["human"] * 7}, "seats"),
-    ({"name": "A", "seats": ["human", "robot"]}, "seats"),
-    ({"name": "", "seats": ["human", "random"]}, "name"),
-    ({"name": "A" * 30, "seats": ["human", "random"]},
-     "a display name has at most 24 characters"),
-    ({"name": "A" * 201, "seats": ["human", "random"]},
-     "a display name has at most 24 characters"),
-    ({"name": "A" * 5000, "seats": ["human", "random"]},
-     "a display name has at most 24 characters"),
-    ({"name": "A", "seats": ["human", "random"], "point_value": "abc"}, "not a number"),
-    ({"name": "A", "seats": ["human", "random"], "point_value": "-1"}, "point value"),
-    ({"name": "A", "seats": ["human", "random"], "rules": "nepali"}, "rules"),
-    ({"name": "A", "seats": ["human", "random"], "turn_seconds": 9999}, "turn_seconds"),
-    ({"name": "A", "seats": ["human", "random"], "extra": 1}, "extra"),
-])
-def test_bad_tables_are_refused_with_a_reason(client: TestClient, body: dict[str, object],
-                                              words: str) -> None:
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"name": "A", "seats": ["random", "greedy"]}, "at least one seat must be human"),
+        ({"name": "A", "seats": ["human"]}, "seats"),
+        ({"name": "A", "seats": ["human"] * 7}, "seats"),
+        ({"name": "A", "seats": ["human", "robot"]}, "seats"),
+        ({"name": "", "seats": ["human", "random"]}, "name"),
+        (
+            {"name": "A" * 30, "seats": ["human", "random"]},
+            "a display name has at most 24 characters",
+        ),
+        (
+            {"name": "A" * 201, "seats": ["human", "random"]},
+            "a display name has at most 24 characters",
+        ),
+        (
+            {"name": "A" * 5000, "seats": ["human", "random"]},
+            "a display name has at most 24 characters",
+        ),
+        ({"name": "A", "seats": ["human", "random"], "point_value": "abc"}, "not a number"),
+        ({"name": "A", "seats": ["human", "random"], "point_value": "-1"}, "point value"),
+        ({"name": "A", "seats": ["human", "random"], "rules": "nepali"}, "rules"),
+        ({"name": "A", "seats": ["human", "random"], "turn_seconds": 9999}, "turn_seconds"),
+        ({"name": "A", "seats": ["human", "random"], "extra": 1}, "extra"),
+    ],
+)
+def test_bad_tables_are_refused_with_a_reason(
+    client: TestClient, body: dict[str, object], words: str
+) -> None:
     reply = client.post("/api/tables", json=body)
     assert reply.status_code == 422
     assert words in reply.json()["error"]
@@ -93,8 +117,9 @@ def test_bad_tables_are_refused_with_a_reason(client: TestClient, body: dict[str
 
 def test_live_servers_refuse_seeds(tmp_path: Path) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'live.sqlite3'}")) as live:
-        reply = live.post("/api/tables", json={"name": "A", "seats": ["human", "random"],
-                                               "seed": 3})
+        reply = live.post(
+            "/api/tables", json={"name": "A", "seats": ["human", "random"], "seed": 3}
+        )
         assert reply.status_code == 403 and "seed" in reply.json()["error"]
         made = live.post("/api/tables", json={"name": "A", "seats": ["human", "random"]})
         assert made.status_code == 201
@@ -114,12 +139,12 @@ def test_history_lists_finished_deals_and_replays_them(client: TestClient) -> No
     with client.websocket_connect(f"/ws/{code}") as ws:
         seat = Seat(ws, made["token"])
         seat.hello()
-        seat.play_until(lambda s: s["room"]["status"] == "finished", random.Random(5),
-                        drop_chance=0.05)
+        seat.play_until(
+            lambda s: s["room"]["status"] == "finished", random.Random(5), drop_chance=0.05
+        )
     listing = client.get(f"/api/tables/{code}/deals", headers=auth).json()
     assert [d["deal"] for d in listing["finished"]] == [0, 1] and listing["viewer"] == 0
-    assert listing["totals"] == [sum(d["scores"][s] for d in listing["finished"])
-                                 for s in range(2)]
+    assert listing["totals"] == [sum(d["scores"][s] for d in listing["finished"]) for s in range(2)]
     replay = client.get(f"/api/tables/{code}/deals/1", headers=auth).json()
     frames = replay["frames"]
     assert replay["viewer"] == 0

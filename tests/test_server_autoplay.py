@@ -28,16 +28,21 @@ def play_turn(seat: Seat) -> None:
 
 
 def moves_of(state: dict[str, Any], seat: int) -> int:
-    return sum(1 for e in state["deal"]["history"]
-               if e["seat"] == seat and e["action"] in ("discarded", "dropped", "declared",
-                                                        "declared_wrongly"))
+    return sum(
+        1
+        for e in state["deal"]["history"]
+        if e["seat"] == seat
+        and e["action"] in ("discarded", "dropped", "declared", "declared_wrongly")
+    )
 
 
 def stored_bot(tmp_path: Path, code: str, seat: int) -> Any:
     engine = create_engine(f"sqlite:///{tmp_path / 'rummy21.sqlite3'}")
     with engine.connect() as conn:
-        value = conn.execute(text("SELECT kind, bot FROM seats WHERE code = :c AND seat = :s"),
-                             {"c": code, "s": seat}).one()
+        value = conn.execute(
+            text("SELECT kind, bot FROM seats WHERE code = :c AND seat = :s"),
+            {"c": code, "s": seat},
+        ).one()
     engine.dispose()
     return tuple(value)
 
@@ -64,12 +69,13 @@ def test_only_the_host_may_hand_only_an_absent_human_seat_to_a_bot(tmp_path: Pat
                 bob = Seat(ws1, joined["token"])
                 assert bob.hello()["room"]["host"] == 0
                 for seat, target, code_, words in [
-                        (bob, 0, "forbidden", "only the table's host (Ann, seat 1)"),
-                        (bob, 2, "forbidden", "only the table's host"),
-                        (ann, 1, "not_absent", "Bob (seat 2) is online"),
-                        (ann, 2, "bad_seat", "is a bot seat"),
-                        (ann, 0, "bad_seat", "your own seat"),
-                        (ann, 5, "bad_seat", "no seat 6")]:
+                    (bob, 0, "forbidden", "only the table's host (Ann, seat 1)"),
+                    (bob, 2, "forbidden", "only the table's host"),
+                    (ann, 1, "not_absent", "Bob (seat 2) is online"),
+                    (ann, 2, "bad_seat", "is a bot seat"),
+                    (ann, 0, "bad_seat", "your own seat"),
+                    (ann, 5, "bad_seat", "no seat 6"),
+                ]:
                     reply = autoplay(seat, target)
                     assert reply["type"] == "error", reply
                     assert reply["code"] == code_ and words in reply["error"], reply
@@ -84,12 +90,12 @@ def test_only_the_host_may_hand_only_an_absent_human_seat_to_a_bot(tmp_path: Pat
             state = ann.wait(lambda s: not s["room"]["seats"][1]["connected"])
             assert state["deadline"] is None and moves_of(state, 1) == 0
             assert autoplay(ann, 1, "greedy")["type"] == "ack"
-            state = ann.wait(lambda s: moves_of(s, 1) == 1)   # the greedy bot played his turn
+            state = ann.wait(lambda s: moves_of(s, 1) == 1)  # the greedy bot played his turn
             assert state["room"]["seats"][1]["autoplay"] == "greedy"
             assert state["room"]["seats"][1]["connected"] is False
             assert state["room"]["seats"][1]["kind"] == "human"
             assert stored_bot(tmp_path, code, 1) == ("human", "greedy")
-            assert autoplay(ann, 1, "random")["type"] == "ack"   # the host may switch bots
+            assert autoplay(ann, 1, "random")["type"] == "ack"  # the host may switch bots
             assert stored_bot(tmp_path, code, 1) == ("human", "random")
 
 
@@ -110,7 +116,7 @@ def test_reconnecting_ends_autoplay_and_tells_the_player(tmp_path: Path) -> None
             ann.hello()
             joined = client.post(f"/api/tables/{code}/join", json={"name": "Bob"}).json()
             state = ann.wait(lambda s: s["room"]["status"] == "playing")
-            assert state["room"]["seats"][1]["connected"] is False   # Bob never came
+            assert state["room"]["seats"][1]["connected"] is False  # Bob never came
             assert autoplay(ann, 1, "greedy")["type"] == "ack"
             for turns in (1, 2):
                 play_turn(ann)
@@ -122,14 +128,15 @@ def test_reconnecting_ends_autoplay_and_tells_the_player(tmp_path: Path) -> None
             with client.websocket_connect(f"/ws/{code}") as ws1:
                 bob = Seat(ws1)
                 notice, state = hello_with_notice(bob, joined["token"])
-                assert notice["text"] == \
-                    "A greedy bot played for you while you were away (2 turns)."
+                assert (
+                    notice["text"] == "A greedy bot played for you while you were away (2 turns)."
+                )
                 assert state["room"]["seats"][1]["autoplay"] is None
                 assert state["room"]["seats"][1]["connected"] is True
                 assert stored_bot(tmp_path, code, 1) == ("human", None)
                 state = ann.wait(lambda s: s["room"]["seats"][1]["autoplay"] is None)
                 play_turn(ann)
-                state = bob.wait(my_draw)            # his own turn again: nobody plays it
+                state = bob.wait(my_draw)  # his own turn again: nobody plays it
                 assert state["deadline"] is None and moves_of(state, 1) == 2
                 play_turn(bob)
 
@@ -154,7 +161,7 @@ def test_autoplay_survives_a_restart(tmp_path: Path) -> None:
         with client.websocket_connect(f"/ws/{code}") as ws0:
             ann = Seat(ws0, made["token"])
             ann.hello()
-            play_turn(ann)                             # the bot still plays Bob's seat
+            play_turn(ann)  # the bot still plays Bob's seat
             ann.wait(lambda s: moves_of(s, 1) == 2 and my_draw(s))
             with client.websocket_connect(f"/ws/{code}") as ws1:
                 notice, state = hello_with_notice(Seat(ws1), joined["token"])
@@ -167,9 +174,11 @@ def test_autoplay_survives_a_restart(tmp_path: Path) -> None:
 def test_older_rooms_read_the_first_human_seat_as_host() -> None:
     from rummy21.server.room import RoomConfig
 
-    old = RoomConfig.from_json('{"players": 3, "rules": "classic", "point_value": "1", '
-                               '"turn_seconds": 30, "deals": 1, '
-                               '"kinds": ["greedy", "human", "human"]}')
+    old = RoomConfig.from_json(
+        '{"players": 3, "rules": "classic", "point_value": "1", '
+        '"turn_seconds": 30, "deals": 1, '
+        '"kinds": ["greedy", "human", "human"]}'
+    )
     assert old.host == 1 and old.public_history is False
     again = RoomConfig.from_json(old.to_json())
     assert again == old

@@ -18,8 +18,9 @@ from test_server_helpers import Seat, create_table, make_app
 
 
 def timeouts_of(state: dict[str, Any], seat: int) -> int:
-    return sum(1 for e in state["deal"]["history"]
-               if e["action"] == "timed_out" and e["seat"] == seat)
+    return sum(
+        1 for e in state["deal"]["history"] if e["action"] == "timed_out" and e["seat"] == seat
+    )
 
 
 def my_draw(state: dict[str, Any]) -> bool:
@@ -34,22 +35,24 @@ def play_turn(seat: Seat) -> None:
 
 
 # ------------------------------------------------------------------ after a restart
-def test_a_killed_server_gives_the_player_in_turn_a_fresh_clock_that_fires(
-        tmp_path: Path) -> None:
+def test_a_killed_server_gives_the_player_in_turn_a_fresh_clock_that_fires(tmp_path: Path) -> None:
     restart = pytest.importorskip("test_server_restart")
     httpx = pytest.importorskip("httpx")
     port, db, log = restart.free_port(), tmp_path / "live.sqlite3", tmp_path / "server.log"
     server = restart.start(port, db, log)
     try:
-        made = httpx.post(f"http://127.0.0.1:{port}/api/tables", timeout=10, json={
-            "name": "Ann", "seats": ["human", "random"], "turn_seconds": 5, "deals": 1}).json()
+        made = httpx.post(
+            f"http://127.0.0.1:{port}/api/tables",
+            timeout=10,
+            json={"name": "Ann", "seats": ["human", "random"], "turn_seconds": 5, "deals": 1},
+        ).json()
         code, token = made["code"], made["token"]
         client = restart.Client(port, code, token)
         client.turn()
         state = client.wait(my_draw)
         assert state["deadline"] is not None and state["deadline_kind"] == "turn"
         assert timeouts_of(state, 0) == 0
-        server.send_signal(signal.SIGKILL)   # in the middle of seat 0's turn
+        server.send_signal(signal.SIGKILL)  # in the middle of seat 0's turn
         server.wait(timeout=10)
         client.close()
 
@@ -90,8 +93,8 @@ def test_a_reloaded_room_keeps_its_turn_clock_and_countdowns(tmp_path: Path) -> 
             state = Seat(ws, between["token"]).hello()
             assert state["room"]["status"] == "between" and state["deadline"] is None
             assert 0 < state["next_deal_at"] - state["server_now"] <= 60_000
-            room = client.app.state.rooms.rooms[between["code"]]   # type: ignore[attr-defined]
-            assert room._task is not None and not room._task.done()   # the countdown runs
+            room = client.app.state.rooms.rooms[between["code"]]  # type: ignore[attr-defined]
+            assert room._task is not None and not room._task.done()  # the countdown runs
         info = client.get(f"/api/tables/{waiting['code']}").json()
         assert info["status"] == "waiting"
         with client.websocket_connect(f"/ws/{waiting['code']}") as ws:
@@ -99,7 +102,7 @@ def test_a_reloaded_room_keeps_its_turn_clock_and_countdowns(tmp_path: Path) -> 
             assert ann.hello()["deal"] is None
             client.post(f"/api/tables/{waiting['code']}/join", json={"name": "Bob"})
             state = ann.wait(lambda s: s["room"]["status"] == "playing")
-            assert state["deal"]["my_turn"] and state["deadline"] is None   # no timer, here
+            assert state["deal"]["my_turn"] and state["deadline"] is None  # no timer, here
 
 
 # ------------------------------------------------------------------ absent players
@@ -109,7 +112,7 @@ def test_an_absent_player_times_out_at_a_table_without_timer(tmp_path: Path) -> 
         code = made["code"]
         with client.websocket_connect(f"/ws/{code}") as ws0:
             ann = Seat(ws0, made["token"])
-            ann.hello()   # connected before the deal starts: no absence clock for Ann
+            ann.hello()  # connected before the deal starts: no absence clock for Ann
             joined = client.post(f"/api/tables/{code}/join", json={"name": "Bob"}).json()
             with client.websocket_connect(f"/ws/{code}") as ws1:
                 bob = Seat(ws1, joined["token"])
@@ -118,7 +121,7 @@ def test_an_absent_player_times_out_at_a_table_without_timer(tmp_path: Path) -> 
                 assert state["deadline"] is None and state["deadline_kind"] is None
                 play_turn(ann)
                 state = bob.wait(my_draw)
-                assert state["deadline"] is None    # Bob is here: the table waits for him
+                assert state["deadline"] is None  # Bob is here: the table waits for him
             # Bob has gone, in his turn: after the grace he times out and play moves on.
             state = ann.wait(lambda s: not s["room"]["seats"][1]["connected"])
             if timeouts_of(state, 1) == 0:
@@ -154,8 +157,8 @@ def test_coming_back_cancels_the_grace(tmp_path: Path) -> None:
                 assert state["deadline_kind"] is None
                 state = ann.wait(lambda s: s["room"]["seats"][1]["connected"])
                 assert state["deadline"] is None
-                play_turn(bob)                      # Bob plays on, nothing timed out
-                assert timeouts_of(bob.state, 1) == 0   # type: ignore[arg-type]
+                play_turn(bob)  # Bob plays on, nothing timed out
+                assert timeouts_of(bob.state, 1) == 0  # type: ignore[arg-type]
 
 
 def test_the_earlier_of_turn_clock_and_grace_applies(tmp_path: Path) -> None:
@@ -184,12 +187,13 @@ def test_the_earlier_of_turn_clock_and_grace_applies(tmp_path: Path) -> None:
 def test_the_grace_can_be_turned_off(tmp_path: Path) -> None:
     with TestClient(make_app(tmp_path, absent_grace=0)) as client:
         made = create_table(client, ["human", "random"], turn_seconds=0)
-        room = client.app.state.rooms.rooms[made["code"]]   # type: ignore[attr-defined]
+        room = client.app.state.rooms.rooms[made["code"]]  # type: ignore[attr-defined]
         assert room.table.turn == 0 and not room.connected(0)
         info = client.get(f"/api/tables/{made['code']}").json()
         assert info["seats"][0]["connected"] is False and room.deadline is None
         with client.websocket_connect(f"/ws/{made['code']}") as ws:
             seat = Seat(ws, made["token"])
             assert seat.hello()["deadline"] is None
-            seat.play_until(lambda s: s["room"]["status"] == "finished", random.Random(2),
-                            drop_chance=0.2)
+            seat.play_until(
+                lambda s: s["room"]["status"] == "finished", random.Random(2), drop_chance=0.2
+            )

@@ -30,10 +30,14 @@ def test_a_wrong_token_is_answered_then_the_socket_is_closed(tmp_path: Path) -> 
             seat = Seat(ws)
             seat.send({"type": "hello", "token": "x" * 32, "id": 5})
             reply = seat.recv()
-            assert reply == {"type": "error", "code": "unauthorized", "id": 5,
-                             "error": "this token holds no seat at this table"}
+            assert reply == {
+                "type": "error",
+                "code": "unauthorized",
+                "id": 5,
+                "error": "this token holds no seat at this table",
+            }
             assert closed_with(seat) == 4401
-        with client.websocket_connect(f"/ws/{made['code']}") as ws:   # the right token works
+        with client.websocket_connect(f"/ws/{made['code']}") as ws:  # the right token works
             assert Seat(ws, made["token"]).hello()["you"] == 0
 
 
@@ -56,8 +60,9 @@ def test_token_guesses_are_limited_per_address(tmp_path: Path) -> None:
             assert "too many wrong seat tokens" in reply["error"]
             assert closed_with(seat) == 4429
         # The history API shares the count.
-        listing = client.get(f"/api/tables/{code}/deals",
-                             headers={"Authorization": f"Bearer {made['token']}"})
+        listing = client.get(
+            f"/api/tables/{code}/deals", headers={"Authorization": f"Bearer {made['token']}"}
+        )
         assert listing.status_code == 429 and listing.json()["code"] == "rate_limited"
 
 
@@ -66,8 +71,9 @@ def test_wrong_history_tokens_count_as_guesses(tmp_path: Path) -> None:
         made = create_table(client, ["human", "random"])
         code = made["code"]
         for _ in range(3):
-            reply = client.get(f"/api/tables/{code}/deals",
-                               headers={"Authorization": "Bearer " + "y" * 32})
+            reply = client.get(
+                f"/api/tables/{code}/deals", headers={"Authorization": "Bearer " + "y" * 32}
+            )
             assert reply.status_code == 403
         with client.websocket_connect(f"/ws/{code}") as ws:
             seat = Seat(ws)
@@ -83,9 +89,9 @@ def test_the_guess_limiter_counts_each_address_over_a_sliding_minute() -> None:
         guesses.failed("10.0.0.1")
         now[0] += 1.0
     assert not guesses.blocked("10.0.0.1")
-    guesses.failed("10.0.0.1")                       # the tenth, at t = 9 s
+    guesses.failed("10.0.0.1")  # the tenth, at t = 9 s
     assert guesses.blocked("10.0.0.1") and not guesses.blocked("10.0.0.2")
-    now[0] = 60.5                                    # the first failure (t = 0) ages out
+    now[0] = 60.5  # the first failure (t = 0) ages out
     assert not guesses.blocked("10.0.0.1")
     now[0] = 200.0
     assert not guesses.blocked("10.0.0.1") and guesses._failures == {}

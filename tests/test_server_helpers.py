@@ -32,15 +32,18 @@ CARD_TOKEN = re.compile(r'"((?:10|[2-9AJQK])[SHDC]|JK)"')
 
 def make_app(tmp_path: Path, **options: Any) -> FastAPI:
     """A server on a fresh SQLite file: bots move at once, seeds allowed, no rate limit."""
-    settings: dict[str, Any] = {"bot_delay": 0.0, "next_deal_seconds": 0.0, "allow_seed": True,
-                                "rate_limit": None}
+    settings: dict[str, Any] = {
+        "bot_delay": 0.0,
+        "next_deal_seconds": 0.0,
+        "allow_seed": True,
+        "rate_limit": None,
+    }
     settings.update(options)
     return create_app(f"sqlite:///{tmp_path / 'rummy21.sqlite3'}", **settings)
 
 
 def create_table(client: TestClient, seats: list[str], **options: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"name": "Ann", "seats": seats, "seed": 1, "turn_seconds": 0,
-                            "deals": 1}
+    body: dict[str, Any] = {"name": "Ann", "seats": seats, "seed": 1, "turn_seconds": 0, "deals": 1}
     body.update(options)
     reply = client.post("/api/tables", json=body)
     assert reply.status_code == 201, reply.text
@@ -126,8 +129,9 @@ class Seat:
             if reply["type"] != "state" and reply.get("id") == msg_id:
                 return reply
 
-    def wait(self, predicate: Callable[[dict[str, Any]], bool],
-             timeout: float = 30.0) -> dict[str, Any]:
+    def wait(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0
+    ) -> dict[str, Any]:
         """Read until the latest state satisfies ``predicate``."""
         while self.state is None or not predicate(self.state):
             self.recv(timeout)
@@ -143,11 +147,17 @@ class Seat:
     def my_move(self) -> bool:
         """Whether the latest state asks this seat to move (and it has not moved on it)."""
         s = self.state
-        return bool(s and s["room"]["status"] == "playing" and s["deal"]
-                    and s["deal"]["my_turn"] and s["version"] != self.acted)
+        return bool(
+            s
+            and s["room"]["status"] == "playing"
+            and s["deal"]
+            and s["deal"]["my_turn"]
+            and s["version"] != self.acted
+        )
 
-    def move(self, rng: random.Random, drop_chance: float = 0.0,
-             open_chance: float = 0.3) -> dict[str, Any]:
+    def move(
+        self, rng: random.Random, drop_chance: float = 0.0, open_chance: float = 0.3
+    ) -> dict[str, Any]:
         """A simple legal move: draw (sometimes the open card), then discard a random card."""
         assert self.state is not None
         deal = self.deal
@@ -158,12 +168,20 @@ class Seat:
             source = "open" if deal["can_take_open"] and rng.random() < open_chance else "stock"
             return self.request({"type": "action", "action": "draw", "source": source})
         choices = [c for c in deal["hand"] if c != deal["blocked"]]
-        card = deal["drawn"] if deal["drawn"] in choices and rng.random() < 0.5 \
+        card = (
+            deal["drawn"]
+            if deal["drawn"] in choices and rng.random() < 0.5
             else rng.choice(choices)
+        )
         return self.request({"type": "action", "action": "discard", "card": card})
 
-    def play_until(self, done: Callable[[dict[str, Any]], bool], rng: random.Random,
-                   drop_chance: float = 0.0, limit: int = 3000) -> dict[str, Any]:
+    def play_until(
+        self,
+        done: Callable[[dict[str, Any]], bool],
+        rng: random.Random,
+        drop_chance: float = 0.0,
+        limit: int = 3000,
+    ) -> dict[str, Any]:
         """Play this seat (alone among humans) until ``done(state)``; ready between deals."""
         for _ in range(limit):
             state = self.state
@@ -171,8 +189,11 @@ class Seat:
             if done(state):
                 return state
             status = state["room"]["status"]
-            if status == "between" and state["you"] not in state["ready"] \
-                    and self.acted != ("ready", state["version"]):
+            if (
+                status == "between"
+                and state["you"] not in state["ready"]
+                and self.acted != ("ready", state["version"])
+            ):
                 self.acted = ("ready", state["version"])
                 self.request({"type": "ready"})
             elif self.my_move():
@@ -208,8 +229,12 @@ def keys_of(value: Any) -> set[str]:
     return set()
 
 
-def play_match(seats: list[Seat], rng: random.Random,
-               drop_chances: Sequence[float] | None = None, ask: bool = True) -> None:
+def play_match(
+    seats: list[Seat],
+    rng: random.Random,
+    drop_chances: Sequence[float] | None = None,
+    ask: bool = True,
+) -> None:
     """Play several human seats at one table until the match is over (ready between deals);
     ``drop_chances[i]``: how often seat ``i`` drops when it may (default 0.07); ``ask``: also
     ask about the hand now and then."""
@@ -226,14 +251,17 @@ def play_match(seats: list[Seat], rng: random.Random,
             state = seat.state
             if state is None:
                 continue
-            if state["room"]["status"] == "between" and state["you"] not in state["ready"] \
-                    and seat.acted != ("ready", state["version"]):
+            if (
+                state["room"]["status"] == "between"
+                and state["you"] not in state["ready"]
+                and seat.acted != ("ready", state["version"])
+            ):
                 seat.acted = ("ready", state["version"])
                 seat.request({"type": "ready"})
                 moved = True
             elif seat.my_move():
                 seat.move(rng, drop_chance=chance)
-                if ask and rng.random() < 0.3:   # ask about the hand: replies are checked too
+                if ask and rng.random() < 0.3:  # ask about the hand: replies are checked too
                     seat.request({"type": "groups", "groups": [seat.deal["hand"][:3]]})
                     seat.request({"type": "arrange"})
                 moved = True
@@ -251,8 +279,11 @@ def parse_card(text: str) -> Card | None:
 
 # --------------------------------------------------------------- the helpers' own tests
 def test_card_tokens_find_cards_in_messages() -> None:
-    assert card_tokens('{"hand": ["10H", "JK", "AS"], "x": "10HX", "y": "KS "}') == \
-        {"10H", "JK", "AS"}
+    assert card_tokens('{"hand": ["10H", "JK", "AS"], "x": "10HX", "y": "KS "}') == {
+        "10H",
+        "JK",
+        "AS",
+    }
 
 
 def test_a_seat_plays_a_deal_against_a_bot(tmp_path: Path) -> None:
@@ -262,6 +293,7 @@ def test_a_seat_plays_a_deal_against_a_bot(tmp_path: Path) -> None:
             seat = Seat(ws, made["token"])
             state = seat.hello()
             assert state["you"] == 0 and len(state["deal"]["hand"]) == 21
-            final = seat.play_until(lambda s: s["room"]["status"] == "finished",
-                                    random.Random(1), drop_chance=0.05)
+            final = seat.play_until(
+                lambda s: s["room"]["status"] == "finished", random.Random(1), drop_chance=0.05
+            )
             assert final["result"] is not None and sum(final["result"]["scores"]) == 0

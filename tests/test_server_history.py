@@ -33,7 +33,7 @@ from rummy21.game.view import public_event
 from rummy21.server import present
 
 PRIVATE = "the history of this table is open to its players only"
-NAMES = ["Ann", "Bob", "Kiran"]   # the bot in seat 3 is Kiran
+NAMES = ["Ann", "Bob", "Kiran"]  # the bot in seat 3 is Kiran
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -43,8 +43,9 @@ def bearer(token: str) -> dict[str, str]:
 def deal_logs(tmp_path: Path, code: str) -> dict[int, list[str]]:
     engine = create_engine(f"sqlite:///{tmp_path / 'rummy21.sqlite3'}")
     with engine.connect() as conn:
-        rows = conn.execute(text("SELECT deal, data FROM events WHERE code = :c "
-                                 "ORDER BY deal, seq"), {"c": code}).all()
+        rows = conn.execute(
+            text("SELECT deal, data FROM events WHERE code = :c ORDER BY deal, seq"), {"c": code}
+        ).all()
     engine.dispose()
     logs: dict[int, list[str]] = {}
     for deal, data in rows:
@@ -78,8 +79,9 @@ def seen_by(lines: list[str], number: int, viewer: int | None) -> set[str]:
 
 def play(client: TestClient, public: bool) -> tuple[dict[str, Any], dict[str, Any], list[Seat]]:
     """Ann and Bob (who drops at every first turn) and a random bot play two deals."""
-    made = create_table(client, ["human", "human", "random"], deals=2, seed=8,
-                        public_history=public)
+    made = create_table(
+        client, ["human", "human", "random"], deals=2, seed=8, public_history=public
+    )
     code = made["code"]
     joined = client.post(f"/api/tables/{code}/join", json={"name": "Bob"}).json()
     ws0 = client.websocket_connect(f"/ws/{code}")
@@ -103,8 +105,7 @@ def live_results(seat: Seat) -> dict[int, dict[str, Any]]:
     return found
 
 
-def check_replay(replay: dict[str, Any], lines: list[str], number: int,
-                 viewer: int | None) -> None:
+def check_replay(replay: dict[str, Any], lines: list[str], number: int, viewer: int | None) -> None:
     raw = json.dumps(replay)
     assert not (keys_of(replay) & {"stock", "shoe", "seed", "token", "token_hash", "log"})
     leaked = card_tokens(raw) - seen_by(lines, number, viewer)
@@ -118,7 +119,7 @@ def check_replay(replay: dict[str, Any], lines: list[str], number: int,
             if hand is not None:
                 assert len(hand) == frame["counts"][seat]
     final = frames[-1]["hands"]
-    for row in table.result.seats:   # type: ignore[union-attr]
+    for row in table.result.seats:  # type: ignore[union-attr]
         shown = present.hand_shown(row.standing, row.seat, viewer)
         assert (final[row.seat] is not None) == shown
         assert shown == (row.standing.value != "dropped" or row.seat == viewer)
@@ -131,8 +132,12 @@ def test_a_private_history_is_open_to_its_players_only(tmp_path: Path) -> None:
         code = made["code"]
         assert client.get(f"/api/tables/{code}").json()["public_history"] is False
         for path in (f"/api/tables/{code}/deals", f"/api/tables/{code}/deals/0"):
-            for headers in ({}, bearer("z" * 32), {"Authorization": made["token"]},
-                            {"Authorization": "Basic abc"}):
+            for headers in (
+                {},
+                bearer("z" * 32),
+                {"Authorization": made["token"]},
+                {"Authorization": "Basic abc"},
+            ):
                 reply = client.get(path, headers=headers)
                 assert reply.status_code == 403, (path, headers)
                 assert reply.json() == {"error": PRIVATE, "code": "forbidden"}
@@ -149,8 +154,9 @@ def test_a_private_history_is_open_to_its_players_only(tmp_path: Path) -> None:
             lines = logs[number]
             table = Table.replay(lines)
             for viewer, token in ((0, made["token"]), (1, joined["token"])):
-                replay = client.get(f"/api/tables/{code}/deals/{number}",
-                                    headers=bearer(token)).json()
+                replay = client.get(
+                    f"/api/tables/{code}/deals/{number}", headers=bearer(token)
+                ).json()
                 check_replay(replay, lines, number, viewer)
                 # Exactly the result this player saw on the live result screen.
                 assert replay["result"] == lives[viewer][number]
@@ -158,8 +164,9 @@ def test_a_private_history_is_open_to_its_players_only(tmp_path: Path) -> None:
             assert table.standing(1).value == "dropped"
             dropped = [str(c) for c in table.zones()["out 1"]]
             assert len(dropped) == 21
-            replay = client.get(f"/api/tables/{code}/deals/{number}",
-                                headers=bearer(made["token"])).json()
+            replay = client.get(
+                f"/api/tables/{code}/deals/{number}", headers=bearer(made["token"])
+            ).json()
             assert replay["result"]["seats"][1]["hidden"] is True
             assert replay["result"]["seats"][1]["cards"] == []
             assert all(f["hands"][1] is None for f in replay["frames"])
@@ -167,11 +174,12 @@ def test_a_private_history_is_open_to_its_players_only(tmp_path: Path) -> None:
             dropped_somewhere |= bool(only_bob)
             assert not (card_tokens(json.dumps(replay)) & only_bob)
             # ... while Bob sees his own hand, folded for the others.
-            mine = client.get(f"/api/tables/{code}/deals/{number}",
-                              headers=bearer(joined["token"])).json()
+            mine = client.get(
+                f"/api/tables/{code}/deals/{number}", headers=bearer(joined["token"])
+            ).json()
             assert sorted(mine["result"]["seats"][1]["cards"]) == sorted(dropped)
             assert sorted(mine["frames"][0]["hands"][1]) == sorted(dropped)
-        assert dropped_somewhere   # the scan had something to find
+        assert dropped_somewhere  # the scan had something to find
 
 
 def test_a_public_history_shows_outsiders_the_spectator_view(tmp_path: Path) -> None:
@@ -183,14 +191,15 @@ def test_a_public_history_shows_outsiders_the_spectator_view(tmp_path: Path) -> 
         listing = client.get(f"/api/tables/{code}/deals")
         assert listing.status_code == 200 and listing.json()["viewer"] is None
         for number in (0, 1):
-            for headers in ({}, bearer("q" * 32)):   # a wrong token: an outsider too
+            for headers in ({}, bearer("q" * 32)):  # a wrong token: an outsider too
                 replay = client.get(f"/api/tables/{code}/deals/{number}", headers=headers)
                 assert replay.status_code == 200
                 check_replay(replay.json(), logs[number], number, None)
                 assert replay.json()["result"]["seats"][1]["hidden"] is True
             # Players still see the deal as they saw it.
-            mine = client.get(f"/api/tables/{code}/deals/{number}",
-                              headers=bearer(joined["token"])).json()
+            mine = client.get(
+                f"/api/tables/{code}/deals/{number}", headers=bearer(joined["token"])
+            ).json()
             check_replay(mine, logs[number], number, 1)
 
 

@@ -39,8 +39,10 @@ def test_no_message_reveals_another_hand_or_the_stock(tmp_path: Path) -> None:
         made = create_table(client, ["human", "human", "random"], deals=3, seed=21)
         code = made["code"]
         joined = client.post(f"/api/tables/{code}/join", json={"name": "Bob"}).json()
-        with client.websocket_connect(f"/ws/{code}") as ws0, \
-                client.websocket_connect(f"/ws/{code}") as ws1:
+        with (
+            client.websocket_connect(f"/ws/{code}") as ws0,
+            client.websocket_connect(f"/ws/{code}") as ws1,
+        ):
             seats = [Seat(ws0, made["token"]), Seat(ws1, joined["token"])]
             for seat in seats:
                 seat.hello()
@@ -50,8 +52,9 @@ def test_no_message_reveals_another_hand_or_the_stock(tmp_path: Path) -> None:
 
     engine = create_engine(f"sqlite:///{tmp_path / 'rummy21.sqlite3'}")
     with engine.connect() as conn:
-        rows = conn.execute(text("SELECT deal, data FROM events WHERE code = :c "
-                                 "ORDER BY deal, seq"), {"c": code}).all()
+        rows = conn.execute(
+            text("SELECT deal, data FROM events WHERE code = :c ORDER BY deal, seq"), {"c": code}
+        ).all()
     engine.dispose()
     logs: dict[int, list[str]] = {}
     for deal, data in rows:
@@ -76,16 +79,26 @@ def test_no_message_reveals_another_hand_or_the_stock(tmp_path: Path) -> None:
                 contexts[message["version"]] = context
             # A reply about the hand is read at the version it names: states of a new deal
             # may overtake it while it is being worked out.
-            here = contexts.get(message.get("version", -1), context) \
-                if message["type"] != "state" else context
+            here = (
+                contexts.get(message.get("version", -1), context)
+                if message["type"] != "state"
+                else context
+            )
             if here is None:
                 continue
             table = table_at(*here)
             own = [str(c) for c in table.hand(seat_no)]
             if message["type"] == "state":
                 assert Counter(message["deal"]["hand"]) == Counter(own)
-            public = {str(c) for c in (table.cut, *table.jokers.value_cards,
-                                       table.jokers.upper, table.jokers.lower)}
+            public = {
+                str(c)
+                for c in (
+                    table.cut,
+                    *table.jokers.value_cards,
+                    table.jokers.upper,
+                    table.jokers.lower,
+                )
+            }
             # Every card the cut makes a joker is public (the page is told which cards are
             # jokers: it does not work that rule out itself).
             public |= set(jokers_dict(table.jokers)["joker_cards"])

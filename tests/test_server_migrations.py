@@ -36,15 +36,20 @@ from rummy21.server import create_app, migrations, present, repository
 from rummy21.server.store import Store, metadata
 
 POSTGRES = os.environ.get("RUMMY21_TEST_POSTGRES")
-SETTINGS: dict[str, Any] = {"bot_delay": 0.0, "next_deal_seconds": 0.0, "allow_seed": True,
-                            "rate_limit": None}
+SETTINGS: dict[str, Any] = {
+    "bot_delay": 0.0,
+    "next_deal_seconds": 0.0,
+    "allow_seed": True,
+    "rate_limit": None,
+}
 
 # ------------------------------------------------------------------------------------------
 # The schema of rummy21 0.1.0, frozen: ``git show bd876c6:src/rummy21/server/store.py``, the
 # last release that made its tables with ``metadata.create_all``. Never edit this copy.
 OLD = sa.MetaData()
 sa.Table(
-    "rooms", OLD,
+    "rooms",
+    OLD,
     sa.Column("code", sa.String(16), primary_key=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("config", sa.Text, nullable=False),
@@ -52,7 +57,8 @@ sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
 )
 sa.Table(
-    "seats", OLD,
+    "seats",
+    OLD,
     sa.Column("code", sa.String(16), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("kind", sa.String(8), nullable=False),
@@ -62,7 +68,8 @@ sa.Table(
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=True),
 )
 sa.Table(
-    "deals", OLD,
+    "deals",
+    OLD,
     sa.Column("code", sa.String(16), primary_key=True),
     sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("dealer", sa.Integer, nullable=False),
@@ -76,7 +83,8 @@ sa.Table(
     sa.Column("scores", sa.Text, nullable=True),
 )
 sa.Table(
-    "events", OLD,
+    "events",
+    OLD,
     sa.Column("code", sa.String(16), primary_key=True),
     sa.Column("deal", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
@@ -136,41 +144,86 @@ def old_deals() -> tuple[Table, Table]:
     return first, second
 
 
-def make_legacy_database(url: str, first: Table, second: Table | None,
-                         second_ended: bool = False) -> None:
+def make_legacy_database(
+    url: str, first: Table, second: Table | None, second_ended: bool = False
+) -> None:
     """The database the release before migrations left: its tables (``create_all``), a
     2-deal room of one human and one greedy bot with deal 0 finished and deal 1 dealt (in
     progress, or over with its summary missing), written as that release wrote them."""
     engine = sa.create_engine(url)
     OLD.create_all(engine)
     now = datetime.now(UTC)
-    config = {"players": 2, "rules": "classic", "point_value": "0.5", "turn_seconds": 0,
-              "deals": 2, "kinds": ["human", "greedy"], "host": 0, "public_history": False}
+    config = {
+        "players": 2,
+        "rules": "classic",
+        "point_value": "0.5",
+        "turn_seconds": 0,
+        "deals": 2,
+        "kinds": ["human", "greedy"],
+        "host": 0,
+        "public_history": False,
+    }
     tables = {t.name: t for t in OLD.sorted_tables}
     with engine.begin() as conn:
-        conn.execute(tables["rooms"].insert().values(
-            code=CODE, created_at=now, config=json.dumps(config), seed=SEED, status="playing"))
-        conn.execute(tables["seats"].insert(), [
-            {"code": CODE, "seat": 0, "kind": "human", "bot": None, "name": "Ann",
-             "token_hash": hashlib.sha256(TOKEN.encode()).hexdigest(), "joined_at": now},
-            {"code": CODE, "seat": 1, "kind": "bot", "bot": "greedy", "name": None,
-             "token_hash": None, "joined_at": now}])
+        conn.execute(
+            tables["rooms"]
+            .insert()
+            .values(
+                code=CODE, created_at=now, config=json.dumps(config), seed=SEED, status="playing"
+            )
+        )
+        conn.execute(
+            tables["seats"].insert(),
+            [
+                {
+                    "code": CODE,
+                    "seat": 0,
+                    "kind": "human",
+                    "bot": None,
+                    "name": "Ann",
+                    "token_hash": hashlib.sha256(TOKEN.encode()).hexdigest(),
+                    "joined_at": now,
+                },
+                {
+                    "code": CODE,
+                    "seat": 1,
+                    "kind": "bot",
+                    "bot": "greedy",
+                    "name": None,
+                    "token_hash": None,
+                    "joined_at": now,
+                },
+            ],
+        )
         for number, table in enumerate([first, second]):
             if table is None:
                 continue
             result = table.result
             ended = result is not None and (number == 0 or second_ended)
-            conn.execute(tables["deals"].insert().values(
-                code=CODE, number=number, dealer=table.dealer, seed=table.seed, started_at=now,
-                ended_at=now if ended else None,
-                winner=result.winner if ended and result else None,
-                reason=result.reason.value if ended and result else None,
-                option=str(result.option) if ended and result and result.option else None,
-                turns=table.turns if ended else None,
-                scores=json.dumps(list(result.scores)) if ended and result else None))
-            conn.execute(tables["events"].insert(), [
-                {"code": CODE, "deal": number, "seq": seq, "data": json.dumps(e.to_dict())}
-                for seq, e in enumerate(table.log)])
+            conn.execute(
+                tables["deals"]
+                .insert()
+                .values(
+                    code=CODE,
+                    number=number,
+                    dealer=table.dealer,
+                    seed=table.seed,
+                    started_at=now,
+                    ended_at=now if ended else None,
+                    winner=result.winner if ended and result else None,
+                    reason=result.reason.value if ended and result else None,
+                    option=str(result.option) if ended and result and result.option else None,
+                    turns=table.turns if ended else None,
+                    scores=json.dumps(list(result.scores)) if ended and result else None,
+                )
+            )
+            conn.execute(
+                tables["events"].insert(),
+                [
+                    {"code": CODE, "deal": number, "seq": seq, "data": json.dumps(e.to_dict())}
+                    for seq, e in enumerate(table.log)
+                ],
+            )
     engine.dispose()
 
 
@@ -182,7 +235,7 @@ def test_the_revisions_build_the_tables_the_code_uses(url: str) -> None:
         assert schema_differences(store.engine, metadata) == []
     finally:
         store.close()
-    again = Store(url)   # a database at the latest revision is left as it is
+    again = Store(url)  # a database at the latest revision is left as it is
     try:
         assert revision(again.engine) == migrations.head()
     finally:
@@ -209,12 +262,14 @@ def test_a_database_of_the_release_before_migrations_is_upgraded_and_plays_on(ur
         info = client.get(f"/api/tables/{CODE}").json()
         assert (info["status"], info["deal"], info["deals_done"]) == ("playing", 1, 1)
         assert [s["name"] for s in info["seats"]] == ["Ann", "Meera"]
-        history = client.get(f"/api/tables/{CODE}/deals",
-                             headers={"Authorization": f"Bearer {TOKEN}"}).json()
+        history = client.get(
+            f"/api/tables/{CODE}/deals", headers={"Authorization": f"Bearer {TOKEN}"}
+        ).json()
         assert first.scores is not None
         assert [d["scores"] for d in history["finished"]] == [list(first.scores)]
-        replay = client.get(f"/api/tables/{CODE}/deals/0",
-                            headers={"Authorization": f"Bearer {TOKEN}"}).json()
+        replay = client.get(
+            f"/api/tables/{CODE}/deals/0", headers={"Authorization": f"Bearer {TOKEN}"}
+        ).json()
         assert replay["result"]["scores"] == list(first.scores)
         with client.websocket_connect(f"/ws/{CODE}") as ws:
             seat = Seat(ws, TOKEN)
@@ -222,10 +277,9 @@ def test_a_database_of_the_release_before_migrations_is_upgraded_and_plays_on(ur
             assert state["deal"]["hand"] == present.deal_view(second, 0)["hand"]
             assert state["deal"]["turns"] == second.turns and state["deal"]["my_turn"]
             assert state["match"]["totals"] == list(first.scores)
-            final = seat.play_until(lambda s: s["room"]["status"] == "finished",
-                                    random.Random(1))
+            final = seat.play_until(lambda s: s["room"]["status"] == "finished", random.Random(1))
         assert len(final["match"]["history"]) == 2 and sum(final["match"]["totals"]) == 0
-    with TestClient(create_app(url, **SETTINGS)) as client:   # and again, already upgraded
+    with TestClient(create_app(url, **SETTINGS)) as client:  # and again, already upgraded
         info = client.get(f"/api/tables/{CODE}").json()
         assert (info["status"], info["deals_done"]) == ("finished", 2)
     assert revision(engine) == migrations.head()

@@ -21,8 +21,12 @@ from test_server_helpers import Seat, create_table  # noqa: E402
 
 from rummy21.server import create_app  # noqa: E402
 
-SETTINGS: dict[str, Any] = {"bot_delay": 0.0, "next_deal_seconds": 0.0, "allow_seed": True,
-                            "rate_limit": None}
+SETTINGS: dict[str, Any] = {
+    "bot_delay": 0.0,
+    "next_deal_seconds": 0.0,
+    "allow_seed": True,
+    "rate_limit": None,
+}
 
 
 @pytest.fixture()
@@ -48,13 +52,14 @@ def test_a_deal_is_played_stored_and_rebuilt(database: str) -> None:
             # Play a few turns, then stop mid-deal.
             middle = seat.play_until(lambda s: s["version"] >= 8, random.Random(1))
             assert middle["room"]["status"] == "playing"
-    with TestClient(create_app(database, **SETTINGS)) as client, \
-            client.websocket_connect(f"/ws/{made['code']}") as ws:     # a restart
-            again = Seat(ws, made["token"])
-            again.hello()
-            assert again.state is not None
-            assert again.state["deal"]["hand"] == middle["deal"]["hand"]
-            assert again.state["deal"]["stock_size"] == middle["deal"]["stock_size"]
-            final = again.play_until(lambda s: s["room"]["status"] == "finished",
-                                     random.Random(2))
+    with (
+        TestClient(create_app(database, **SETTINGS)) as client,
+        client.websocket_connect(f"/ws/{made['code']}") as ws,
+    ):  # a restart
+        again = Seat(ws, made["token"])
+        again.hello()
+        assert again.state is not None
+        assert again.state["deal"]["hand"] == middle["deal"]["hand"]
+        assert again.state["deal"]["stock_size"] == middle["deal"]["stock_size"]
+        final = again.play_until(lambda s: s["room"]["status"] == "finished", random.Random(2))
     assert sum(final["result"]["scores"]) == 0

@@ -33,17 +33,34 @@ def free_port() -> int:
 def start(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
     out = log.open("ab")
     process = subprocess.Popen(
-        [sys.executable, "-c", SERVE, "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", f"sqlite:///{db}", "--bot-delay", "0", "--next-deal", "0",
-         "--log-level", "warning"],
-        stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        [
+            sys.executable,
+            "-c",
+            SERVE,
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{db}",
+            "--bot-delay",
+            "0",
+            "--next-deal",
+            "0",
+            "--log-level",
+            "warning",
+        ],
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise AssertionError(f"the server exited: {log.read_text()[-2000:]}")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).json() == \
-                    {"status": "ok"}:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).json() == {"status": "ok"}:
                 return process
         except httpx.HTTPError:
             time.sleep(0.1)
@@ -53,8 +70,7 @@ def start(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
 
 class Client:
     def __init__(self, port: int, code: str, token: str) -> None:
-        self._session = sync_client.connect(f"ws://127.0.0.1:{port}/ws/{code}",
-                                            open_timeout=10)
+        self._session = sync_client.connect(f"ws://127.0.0.1:{port}/ws/{code}", open_timeout=10)
         self.ws = self._session.__enter__()
         self.state: dict[str, Any] = {}
         self.next_id = 1
@@ -86,8 +102,7 @@ class Client:
         self.wait(lambda s: s["deal"]["my_turn"] and s["deal"]["phase"] == "draw")
         assert self.request({"type": "action", "action": "draw"})["type"] == "ack"
         card = self.state["deal"]["drawn"]
-        assert self.request({"type": "action", "action": "discard", "card": card})["type"] \
-            == "ack"
+        assert self.request({"type": "action", "action": "discard", "card": card})["type"] == "ack"
 
     def close(self) -> None:
         self._session.__exit__(None, None, None)
@@ -105,15 +120,23 @@ def test_a_killed_server_comes_back_with_every_table(tmp_path: Path) -> None:
     port, db, log = free_port(), tmp_path / "live.sqlite3", tmp_path / "server.log"
     server = start(port, db, log)
     try:
-        made = httpx.post(f"http://127.0.0.1:{port}/api/tables", timeout=10, json={
-            "name": "Ann", "seats": ["human", "random", "random"], "turn_seconds": 0,
-            "deals": 2}).json()
+        made = httpx.post(
+            f"http://127.0.0.1:{port}/api/tables",
+            timeout=10,
+            json={
+                "name": "Ann",
+                "seats": ["human", "random", "random"],
+                "turn_seconds": 0,
+                "deals": 2,
+            },
+        ).json()
         code, token = made["code"], made["token"]
         client = Client(port, code, token)
         for _ in range(3):
             client.turn()
-        before = stable(client.wait(lambda s: s["deal"]["my_turn"]
-                                    and s["deal"]["phase"] == "draw"))
+        before = stable(
+            client.wait(lambda s: s["deal"]["my_turn"] and s["deal"]["phase"] == "draw")
+        )
         # Live tables are unseeded, so a random bot may drop: count only our own turns.
         assert before["deal"]["turns"] >= 3
         server.send_signal(signal.SIGKILL)
@@ -131,8 +154,11 @@ def test_a_killed_server_comes_back_with_every_table(tmp_path: Path) -> None:
         final = again.wait(lambda s: s["result"] is not None or s["match"]["deal"] == 1)
         assert final["match"]["history"] and final["match"]["history"][0]["deal"] == 0
         again.close()
-        listing = httpx.get(f"http://127.0.0.1:{port}/api/tables/{code}/deals", timeout=10,
-                            headers={"Authorization": f"Bearer {token}"})
+        listing = httpx.get(
+            f"http://127.0.0.1:{port}/api/tables/{code}/deals",
+            timeout=10,
+            headers={"Authorization": f"Bearer {token}"},
+        )
         assert [d["deal"] for d in listing.json()["finished"]][:1] == [0]
     finally:
         server.kill()

@@ -21,13 +21,15 @@ from rummy21.server import present
 def test_a_deal_that_could_not_be_stored_is_dealt_again_with_its_seed(tmp_path: Path) -> None:
     with TestClient(make_app(tmp_path, next_deal_seconds=600)) as client:
         made = create_table(client, ["human", "random"], deals=2, seed=5)
-        room = client.app.state.rooms.rooms[made["code"]]   # type: ignore[attr-defined]
+        room = client.app.state.rooms.rooms[made["code"]]  # type: ignore[attr-defined]
         assert isinstance(room.match, Match)
         with client.websocket_connect(f"/ws/{made['code']}") as ws:
             seat = Seat(ws, made["token"])
             first = seat.hello()
-            assert first["deal"]["hand"] == present.deal_view(
-                Table(2, seed=deal_seed(5, 0), dealer=1), 0)["hand"]
+            assert (
+                first["deal"]["hand"]
+                == present.deal_view(Table(2, seed=deal_seed(5, 0), dealer=1), 0)["hand"]
+            )
             assert seat.request({"type": "action", "action": "drop"})["type"] == "ack"
             seat.wait(lambda s: s["room"]["status"] == "between")
             real_write = room.store.write
@@ -49,5 +51,7 @@ def test_a_deal_that_could_not_be_stored_is_dealt_again_with_its_seed(tmp_path: 
             assert seat.request({"type": "ready"})["type"] == "ack"
             state = seat.wait(lambda s: s["room"]["status"] == "playing")
             assert state["match"]["deal"] == 1 and state["deal"]["dealer"] == 0
-            assert state["deal"]["hand"] == present.deal_view(
-                Table(2, seed=deal_seed(5, 1), dealer=0), 0)["hand"]
+            assert (
+                state["deal"]["hand"]
+                == present.deal_view(Table(2, seed=deal_seed(5, 1), dealer=0), 0)["hand"]
+            )

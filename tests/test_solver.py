@@ -57,7 +57,7 @@ def test_the_groups_of_a_replacement_are_named_too() -> None:
     checked = 0
     for cut, hand, _ in corpus(32, 0, 40):
         found = replacements(counts_of(hand), Jokers.from_cut(cut), CLASSIC, 2)
-        if found is not None:       # (the groups of the hand after the swap)
+        if found is not None:  # (the groups of the hand after the swap)
             check_kinds(found.arrangement, cut, CLASSIC)
             checked += 1
     assert checked > 10
@@ -71,7 +71,7 @@ def test_solving_leaves_the_cycle_collector_alone(monkeypatch: pytest.MonkeyPatc
         counts, jokers = counts_of(hand), Jokers.from_cut(cut)
         solve(counts, jokers, CLASSIC)
         replacements(counts, jokers, CLASSIC, 1)
-        counts[next(i for i, n in enumerate(counts) if n < 3)] += 1     # a 22nd card
+        counts[next(i for i, n in enumerate(counts) if n < 3)] += 1  # a 22nd card
         least_after_put_aside(counts, jokers, CLASSIC, 30)
     assert switched == []
 
@@ -92,7 +92,7 @@ def test_pauses_nest_and_overlap_across_threads() -> None:
         with paused_collection():
             assert not gc.isenabled()
         assert not gc.isenabled()
-    assert not gc.isenabled()           # the other thread's pause is still open
+    assert not gc.isenabled()  # the other thread's pause is still open
     release.set()
     other.join()
     assert gc.isenabled()

@@ -30,9 +30,12 @@ import reference as ref
 from handgen import near_complete, random_deal
 
 CLASSIC = RuleSet()
-VARIANTS = {"classic": CLASSIC, "adda52": RuleSet.preset("adda52"),
-            "sets-of-3": CLASSIC.with_(max_set_size=3),
-            "no-joker-groups": CLASSIC.with_(joker_groups=False)}
+VARIANTS = {
+    "classic": CLASSIC,
+    "adda52": RuleSet.preset("adda52"),
+    "sets-of-3": CLASSIC.with_(max_set_size=3),
+    "no-joker-groups": CLASSIC.with_(joker_groups=False),
+}
 TOTAL = int(os.environ.get("RUMMY21_SUGGEST_N", "200"))
 
 
@@ -50,20 +53,26 @@ def problems(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
     points = sum(table.points(c) for c in shown.loose)
     if points != shown.loose_points:
         found.append(f"loose points {shown.loose_points}, the cards count {points}")
-    least = {k: ref.analyse(hand, cut, rules.with_(pure_groups_needed=k)).pure_save
-             for k in range(rules.pure_groups_needed + 1)}
+    least = {
+        k: ref.analyse(hand, cut, rules.with_(pure_groups_needed=k)).pure_save
+        for k in range(rules.pure_groups_needed + 1)
+    }
     if shown.route == Route.GROUPS:
         if shown.loose_points != least[0]:
             found.append(f"loose {shown.loose_points}, the least possible is {least[0]}")
         most = max(k for k, save in least.items() if save == least[0])
-        pure = sum(bool(kind & ref.PURE_KINDS) and g.is_pure
-                   for g, kind in zip(shown.groups, kinds, strict=True))
+        pure = sum(
+            bool(kind & ref.PURE_KINDS) and g.is_pure
+            for g, kind in zip(shown.groups, kinds, strict=True)
+        )
         if min(pure, rules.pure_groups_needed) < most:
             found.append(f"{pure} pure groups shown, {most} possible with as few loose")
     else:
         counts = Counter(hand)
-        if len(hand) != rules.hand_size or \
-                sum(n // 2 for n in counts.values()) < rules.dublee_save_min:
+        if (
+            len(hand) != rules.hand_size
+            or sum(n // 2 for n in counts.values()) < rules.dublee_save_min
+        ):
             found.append("dublees shown for a hand that cannot use the dublee save")
         if least[0] is not None and shown.loose_points >= least[0]:
             found.append(f"dublees leave {shown.loose_points}, groups {least[0]}")
@@ -97,7 +106,7 @@ def test_any_part_of_a_hand(rng: random.Random, size: int) -> None:
     """A part of a hand (what a player asks to arrange besides its own groups)."""
     shoe = list(canonical_shoe(3))
     rng.shuffle(shoe)
-    cut, part = shoe[0], shoe[1:size + 1]
+    cut, part = shoe[0], shoe[1 : size + 1]
     assert problems(cut, part, CLASSIC) == []
 
 
@@ -105,7 +114,7 @@ def test_a_hand_leaning_to_option_c_shows_dublees() -> None:
     hand = parse_cards("2S 2S 5H 5H 9D 9D KC KC QS QS 4H 4H 7C 8D JH 3S 6C 10D AH 2C 9S")
     shown = suggest(hand, "5C")
     assert shown.route == Route.DUBLEES and len(shown.groups) == 6
-    assert shown.loose_points == 59       # the fives and 6C, 4C are jokers: 0 points
+    assert shown.loose_points == 59  # the fives and 6C, 4C are jokers: 0 points
 
 
 def test_three_pure_groups_are_shown_before_the_hand_can_use_them() -> None:

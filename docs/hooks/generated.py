@@ -43,28 +43,38 @@ def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
         if make is None:
             raise PluginError(f"{page.file.src_uri}: no generated part named {match[1]!r}")
         return make()
+
     return PLACEHOLDER.sub(fill, markdown)
 
 
 # ------------------------------------------------------------------ worked examples
 def worked_examples() -> str:
-    rows = ["| # | hand (21 cards) | cut | declaration | penalty | value | what it shows |",
-            "| ---: | --- | --- | --- | --- | ---: | --- |"]
+    rows = [
+        "| # | hand (21 cards) | cut | declaration | penalty | value | what it shows |",
+        "| ---: | --- | --- | --- | --- | ---: | --- |",
+    ]
     lines = [line for line in EXAMPLES.read_text(encoding="utf-8").splitlines() if line.strip()]
     for number, line in enumerate(lines, 1):
         example = json.loads(line)
         found = analyze(example["cards"], example["cut"])
-        expected = (example["valid"], example["options"], example["penalty"],
-                    example["value_points"])
+        expected = (
+            example["valid"],
+            example["options"],
+            example["penalty"],
+            example["value_points"],
+        )
         got = (found.valid, list(found.options), found.penalty.points, found.value.points)
         if got != expected:
-            raise PluginError(f"{EXAMPLES.name} line {number}: the file says (valid, options, "
-                              f"penalty, value) = {expected}, the engine {got}")
-        verdict = ("valid: " + ", ".join(example["options"])) if example["valid"] \
-            else "not valid"
-        rows.append(f"| {number} | {' '.join(example['cards'])} | `{example['cut']}` | "
-                    f"{verdict} | {example['penalty']} ({found.penalty.rule.label}) | "
-                    f"{example['value_points']} | {_cell(example['note'])} |")
+            raise PluginError(
+                f"{EXAMPLES.name} line {number}: the file says (valid, options, "
+                f"penalty, value) = {expected}, the engine {got}"
+            )
+        verdict = ("valid: " + ", ".join(example["options"])) if example["valid"] else "not valid"
+        rows.append(
+            f"| {number} | {' '.join(example['cards'])} | `{example['cut']}` | "
+            f"{verdict} | {example['penalty']} ({found.penalty.rule.label}) | "
+            f"{example['value_points']} | {_cell(example['note'])} |"
+        )
     return "\n".join(rows)
 
 
@@ -74,8 +84,7 @@ def _cell(text: str) -> str:
 
 # ------------------------------------------------------------------ event records
 def event_fields() -> str:
-    rows = ["| `event` | fields after `event` (JSON) | what it records |",
-            "| --- | --- | --- |"]
+    rows = ["| `event` | fields after `event` (JSON) | what it records |", "| --- | --- | --- |"]
     for kind, cls in EVENT_TYPES.items():
         parts = []
         for f in fields(cls):
@@ -91,7 +100,7 @@ def event_fields() -> str:
 SIMPLE_TYPES = {
     "int": "integer",
     "bool": "`true` or `false`",
-    "Card": "a card (`\"7H\"`, `\"JK\"`)",
+    "Card": 'a card (`"7H"`, `"JK"`)',
     "RuleSet": "the rule set: an object of its parameters (`RuleSet.to_dict()`)",
     "tuple[Card, ...]": "a list of cards",
     "tuple[tuple[Card, ...], ...]": "a list of groups, each a list of cards",
@@ -106,9 +115,11 @@ def _json_type(cls: type, name: str, annotation: str) -> str:
     if described is None:
         enum = vars(events).get(base)
         if not (isinstance(enum, type) and issubclass(enum, Enum)):
-            raise PluginError(f"{cls.__name__}.{name} has the type {annotation!r}, which the "
-                              "event-log page cannot describe yet (docs/hooks/generated.py)")
-        described = " or ".join(f"`\"{member.value}\"`" for member in enum)
+            raise PluginError(
+                f"{cls.__name__}.{name} has the type {annotation!r}, which the "
+                "event-log page cannot describe yet (docs/hooks/generated.py)"
+            )
+        described = " or ".join(f'`"{member.value}"`' for member in enum)
     return described + (" or `null`" if optional else "")
 
 
@@ -139,13 +150,13 @@ def scripted_deal() -> Table:
     table = Table(players=3, seed=7)
     drew = table.draw("stock")
     assert isinstance(drew, Drew)
-    table.discard(drew.card)          # seat 0 draws and throws the card it drew
-    table.drop()                      # seat 1 drops at once (a first drop)
-    table.timeout()                   # seat 2's time runs out: a forced draw and discard
-    taken = table.draw("open")        # seat 0 takes that card from the open pile ...
+    table.discard(drew.card)  # seat 0 draws and throws the card it drew
+    table.drop()  # seat 1 drops at once (a first drop)
+    table.timeout()  # seat 2's time runs out: a forced draw and discard
+    taken = table.draw("open")  # seat 0 takes that card from the open pile ...
     assert isinstance(taken, Drew)
     finish = next(c for c in table.hand(0) if c != taken.card)
-    table.declare(finish)             # ... and declares wrongly: seat 2 is the last one in
+    table.declare(finish)  # ... and declares wrongly: seat 2 is the last one in
     return table
 
 
@@ -153,13 +164,20 @@ def example_log() -> str:
     table = example_deal()
     end = table.log[-1]
     assert isinstance(end, DealEnded)
-    how = {"declared": f"seat {end.winner} declares validly (option {end.option})",
-           "last_active": f"seat {end.winner} is the last one in", "wash": "it is a wash"}
-    intro = (f"`Table(players=3, seed=5)` played by three greedy bots: {how[end.reason]} after "
-             f"{end.turns} turns. The engine wrote this log when this site was built:")
+    how = {
+        "declared": f"seat {end.winner} declares validly (option {end.option})",
+        "last_active": f"seat {end.winner} is the last one in",
+        "wash": "it is a wash",
+    }
+    intro = (
+        f"`Table(players=3, seed=5)` played by three greedy bots: {how[end.reason]} after "
+        f"{end.turns} turns. The engine wrote this log when this site was built:"
+    )
     header = json.dumps(table.log[0].to_dict(), indent=2)
-    return (f"{intro}\n\n{_code(dump_log(table.log))}\n\nThe first line, the header, "
-            f"laid out:\n\n{_code(header)}")
+    return (
+        f"{intro}\n\n{_code(dump_log(table.log))}\n\nThe first line, the header, "
+        f"laid out:\n\n{_code(header)}"
+    )
 
 
 def scripted_log() -> str:
@@ -168,8 +186,10 @@ def scripted_log() -> str:
 
 def public_log() -> str:
     table = scripted_deal()
-    rows = ["| record (`event`) | what every seat is told (`PublicEvent.to_dict()`) |",
-            "| --- | --- |"]
+    rows = [
+        "| record (`event`) | what every seat is told (`PublicEvent.to_dict()`) |",
+        "| --- | --- |",
+    ]
     for event in table.log:
         record = event.to_dict()
         if "rules" in record:
@@ -187,9 +207,11 @@ def reshuffle_log() -> str:
         assert isinstance(drew, Drew)
         table.discard(drew.card)
     number, event = next((n, e) for n, e in enumerate(table.log, 1) if isinstance(e, Reshuffled))
-    return (f"Record {number} of that deal (the open pile had {len(event.cards) + 1} cards; its "
-            "top card stays), and the draw after it:\n\n"
-            + _code(dump_log(table.log[number - 1:number + 1])))
+    return (
+        f"Record {number} of that deal (the open pile had {len(event.cards) + 1} cards; its "
+        "top card stays), and the draw after it:\n\n"
+        + _code(dump_log(table.log[number - 1 : number + 1]))
+    )
 
 
 GENERATORS: dict[str, Callable[[], str]] = {

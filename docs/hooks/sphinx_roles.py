@@ -21,8 +21,10 @@ from typing import Any
 
 import griffe
 
-ROLE = re.compile(r":(?:py:)?(?P<role>class|func|meth|mod|exc|attr|data|obj|const):"
-                  r"`(?P<text>[^`]+)`")
+ROLE = re.compile(
+    r":(?:py:)?(?P<role>class|func|meth|mod|exc|attr|data|obj|const):"
+    r"`(?P<text>[^`]+)`"
+)
 EXPLICIT = re.compile(r"^(?P<title>.+?)\s*<(?P<target>[^<>]+)>$")
 CALLABLE_ROLES = {"func", "meth"}
 
@@ -44,7 +46,7 @@ def _objects(obj: griffe.Object) -> list[griffe.Object]:
     found = [obj]
     for member in obj.members.values():
         if not member.is_alias:
-            found.extend(_objects(member))   # type: ignore[arg-type]
+            found.extend(_objects(member))  # type: ignore[arg-type]
     return found
 
 
@@ -63,7 +65,7 @@ def _reference(obj: griffe.Object, pkg: griffe.Module, match: re.Match[str]) -> 
         title += "()"
     code = f"<code>{html.escape(title)}</code>"
     path = _resolve(obj, pkg, target, role)
-    if path is None:                      # nowhere: autorefs reports it
+    if path is None:  # nowhere: autorefs reports it
         return f'<autoref identifier="{html.escape(target)}">{code}</autoref>'
     if path.split(".", 1)[0] != pkg.name:  # standard library, built-ins
         return code
@@ -87,7 +89,7 @@ def _resolve(obj: griffe.Object, pkg: griffe.Module, target: str, role: str) -> 
     try:
         base = obj.resolve(head)
     except griffe.NameResolutionError:
-        if rest:                          # a full path outside the package: sqlalchemy.X
+        if rest:  # a full path outside the package: sqlalchemy.X
             return target
         return head if hasattr(builtins, head) else None
     path = f"{base}.{rest}" if rest else base
@@ -124,7 +126,7 @@ def _doctests_as_code(text: str) -> str:
         indent = line[: len(line) - len(stripped)]
         block = []
         while i < len(lines) and lines[i].strip():
-            block.append(lines[i][len(indent):] if lines[i].startswith(indent) else lines[i])
+            block.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
             i += 1
         if out and out[-1].strip():
             out.append("")

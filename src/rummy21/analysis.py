@@ -44,7 +44,7 @@ class Option(StrEnum):
     D = "D"
     """Eight jokers in one group."""
 
-    def __repr__(self) -> str:   # reads as the letter players use ('A')
+    def __repr__(self) -> str:  # reads as the letter players use ('A')
         return repr(self.value)
 
 
@@ -67,7 +67,7 @@ class PenaltyRule(StrEnum):
     MIDDLE_DROP = "middle_drop"
     WRONG_DECLARATION = "wrong_declaration"
 
-    def __repr__(self) -> str:   # reads as its value in results ('pure_save')
+    def __repr__(self) -> str:  # reads as its value in results ('pure_save')
         return repr(self.value)
 
     @property
@@ -77,8 +77,9 @@ class PenaltyRule(StrEnum):
         >>> PenaltyRule.FIRST_TURN_CAP.label, PenaltyRule.FULL_COUNT.label
         ('first-turn cap', 'full count')
         """
-        return "first-turn cap" if self is PenaltyRule.FIRST_TURN_CAP \
-            else self.value.replace("_", " ")
+        return (
+            "first-turn cap" if self is PenaltyRule.FIRST_TURN_CAP else self.value.replace("_", " ")
+        )
 
 
 class HandError(CardError):
@@ -98,9 +99,13 @@ class Penalty:
     uncapped: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"points": self.points, "rule": self.rule, "uncapped": self.uncapped,
-                "groups": [g.to_dict() for g in self.groups],
-                "loose": [str(c) for c in self.loose]}
+        return {
+            "points": self.points,
+            "rule": self.rule,
+            "uncapped": self.uncapped,
+            "groups": [g.to_dict() for g in self.groups],
+            "loose": [str(c) for c in self.loose],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +119,13 @@ class Value:
     lower: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"points": self.points, "marriages": self.marriages,
-                "cut": self.cut, "upper": self.upper, "lower": self.lower}
+        return {
+            "points": self.points,
+            "marriages": self.marriages,
+            "cut": self.cut,
+            "upper": self.upper,
+            "lower": self.lower,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,12 +150,19 @@ class Analysis:
         return bool(self.options)
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.jokers.to_dict(), "cards": len(self.input_cards or self.cards),
-                "declaration": {"valid": self.valid, "options": list(self.options),
-                                "groups": [g.to_dict() for g in self.groups],
-                                "loose": [str(c) for c in self.loose],
-                                "discard": str(self.discard) if self.discard else None},
-                "penalty": self.penalty.to_dict(), "value": self.value.to_dict()}
+        return {
+            **self.jokers.to_dict(),
+            "cards": len(self.input_cards or self.cards),
+            "declaration": {
+                "valid": self.valid,
+                "options": list(self.options),
+                "groups": [g.to_dict() for g in self.groups],
+                "loose": [str(c) for c in self.loose],
+                "discard": str(self.discard) if self.discard else None,
+            },
+            "penalty": self.penalty.to_dict(),
+            "value": self.value.to_dict(),
+        }
 
 
 def as_cards(cards: Sequence[Card] | str | Iterable[str]) -> list[Card]:
@@ -156,8 +173,12 @@ def as_cards(cards: Sequence[Card] | str | Iterable[str]) -> list[Card]:
     return [c if isinstance(c, Card) else Card.parse(c) for c in items]
 
 
-def analyze(cards: Sequence[Card] | str | Iterable[str], cut: Card | str,
-            rules: RuleSet = CLASSIC, keep: Card | str | None = None) -> Analysis:
+def analyze(
+    cards: Sequence[Card] | str | Iterable[str],
+    cut: Card | str,
+    rules: RuleSet = CLASSIC,
+    keep: Card | str | None = None,
+) -> Analysis:
     """Analyse 21 cards, or 22 cards choosing the card to put aside (RULES §8).
 
     ``keep`` is a card of the 22 that may not be put aside (the card just taken from the open
@@ -181,8 +202,9 @@ def analyze(cards: Sequence[Card] | str | Iterable[str], cut: Card | str,
     raise HandError(f"a hand has {size} cards ({size + 1} with the drawn card), not {len(hand)}")
 
 
-def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet,
-                          keep: Card | None = None) -> Analysis:
+def _analyze_with_discard(
+    hand: list[Card], jokers: Jokers, rules: RuleSet, keep: Card | None = None
+) -> Analysis:
     """Try every distinct card as the one put aside (RULES §8) and keep the best reading.
 
     Candidates are tried high cards first, and each later one is only solved as far as it
@@ -191,15 +213,17 @@ def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet,
     counts = counts_of(hand)
     mask = jokers.joker_mask
     kept = -1 if keep is None else keep.index
-    order = sorted((i for i in range(TYPE_COUNT) if counts[i] and i != kept),
-                   key=lambda i: (mask[i], -ALL_CARDS[i].points, i))
+    order = sorted(
+        (i for i in range(TYPE_COUNT) if counts[i] and i != kept),
+        key=lambda i: (mask[i], -ALL_CARDS[i].points, i),
+    )
     best: tuple[tuple[bool, int, int, int], Analysis] | None = None
     cards = _cards_of(counts)
     for index in order:
         counts[index] -= 1
         if best is not None and _best_possible(counts, index, cards, jokers, rules) > best[0]:
             counts[index] += 1
-            continue            # even valid with no penalty it could not rank first
+            continue  # even valid with no penalty it could not rank first
         result = _evaluate(counts, jokers, rules, best[0] if best else None)
         counts[index] += 1
         if result is None:
@@ -209,20 +233,31 @@ def _analyze_with_discard(hand: list[Card], jokers: Jokers, rules: RuleSet,
             best = (rank, result)
     assert best is not None
     chosen = best[1]
-    return Analysis(chosen.jokers, chosen.cards, chosen.options, chosen.groups, chosen.loose,
-                    chosen.penalty, chosen.value, chosen.pure_groups_possible,
-                    ALL_CARDS[best[0][3]], tuple(sorted(hand)))
+    return Analysis(
+        chosen.jokers,
+        chosen.cards,
+        chosen.options,
+        chosen.groups,
+        chosen.loose,
+        chosen.penalty,
+        chosen.value,
+        chosen.pure_groups_possible,
+        ALL_CARDS[best[0][3]],
+        tuple(sorted(hand)),
+    )
 
 
-def _best_possible(counts: Sequence[int], index: int, cards: list[Card], jokers: Jokers,
-                   rules: RuleSet) -> tuple[bool, int, int, int]:
+def _best_possible(
+    counts: Sequence[int], index: int, cards: list[Card], jokers: Jokers, rules: RuleSet
+) -> tuple[bool, int, int, int]:
     """The best rank (RULES §8) the 21 cards ``counts`` could have, put-aside card ``index``
     being one of the 22 ``cards``: valid with no penalty, unless no option can hold."""
     held = list(cards)
     held.remove(ALL_CARDS[index])
     points, _ = rules.value_points(*jokers.value_counts(held))
-    may_be_valid = max_pure_groups(counts) >= rules.pure_groups_needed \
-        or any(_by_counts(counts, jokers, rules).values())
+    may_be_valid = max_pure_groups(counts) >= rules.pure_groups_needed or any(
+        _by_counts(counts, jokers, rules).values()
+    )
     return (not may_be_valid, 0, -points, index)
 
 
@@ -262,8 +297,11 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
     # The hand's own best arrangement bounds the pure save after a draw: put the drawn card
     # aside (the same save), or put aside its highest loose card and keep the drawn one loose.
     own = solve(counts, jokers, rules)
-    highest = max((c.points for c in own.pure_arrangement.loose if not mask[c.index]),
-                  default=0) if own.pure_arrangement is not None else 0
+    highest = (
+        max((c.points for c in own.pure_arrangement.loose if not mask[c.index]), default=0)
+        if own.pure_arrangement is not None
+        else 0
+    )
     for drawn in range(TYPE_COUNT):
         limit = rules.printed_jokers if drawn == JOKER_INDEX else 3
         if counts[drawn] >= limit:
@@ -271,7 +309,7 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
         counts[drawn] += 1
         # The penalty after the best put-aside: the least full count or dublee save over the
         # cards put aside (quick, by counts), then the least pure save below that (one sweep).
-        best = base                       # putting the drawn card aside again
+        best = base  # putting the drawn card aside again
         for aside in range(TYPE_COUNT):
             if counts[aside]:
                 counts[aside] -= 1
@@ -280,10 +318,13 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
                 best = min(best, enough, rules.full_count_cap)
         known = None
         if own.pure_save is not None:
-            known = min(own.pure_save,
-                        own.pure_save - highest + (0 if mask[drawn] else ALL_CARDS[drawn].points))
-        pure = least_after_put_aside(counts, jokers, rules,
-                                     best - 1 if known is None else min(best, known) - 1)
+            known = min(
+                own.pure_save,
+                own.pure_save - highest + (0 if mask[drawn] else ALL_CARDS[drawn].points),
+            )
+        pure = least_after_put_aside(
+            counts, jokers, rules, best - 1 if known is None else min(best, known) - 1
+        )
         if pure is not None:
             best = min(best, pure)
         elif known is not None:
@@ -294,8 +335,9 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
     return found
 
 
-def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
-              beat: tuple[bool, int, int, int] | None) -> Analysis | None:
+def _evaluate(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet, beat: tuple[bool, int, int, int] | None
+) -> Analysis | None:
     """The analysis, or ``None`` if it cannot rank before ``beat`` (see _analyze_with_discard)."""
     cards = _cards_of(counts)
     mask = jokers.joker_mask
@@ -305,7 +347,7 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     holds = _by_counts(counts, jokers, rules)
     bound = enough
     if beat is not None and beat[1] < rules.full_count_cap:
-        bound = min(bound, beat[1])   # a higher penalty could not rank first
+        bound = min(bound, beat[1])  # a higher penalty could not rank first
     solution = solve(counts, jokers, rules, bound=bound)
     holds[Option.A] = solution.option_a is not None
     options = tuple(o for o in OPTIONS if holds[o])
@@ -317,7 +359,7 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         solution = solve(counts, jokers, rules, bound=enough)
     groups: tuple[Group, ...] = ()
     loose: tuple[Card, ...] = ()
-    shown = None            # the option A groups, when they are also the pure save's
+    shown = None  # the option A groups, when they are also the pure save's
     if options:
         first = options[0]
         if first is Option.A:
@@ -326,8 +368,11 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
             if solution.option_a is solution.pure_arrangement:
                 shown = groups, loose
         elif first is Option.B:
-            groups = tuple(classify([ALL_CARDS[i]] * 3, jokers, rules)
-                           for i in tunnela_types for _ in range(counts[i] // 3))
+            groups = tuple(
+                classify([ALL_CARDS[i]] * 3, jokers, rules)
+                for i in tunnela_types
+                for _ in range(counts[i] // 3)
+            )
             loose = cards_outside(cards, groups)
         elif first is Option.C:
             groups = dublee_groups(counts)
@@ -335,14 +380,32 @@ def _evaluate(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         else:
             groups = (Group(GroupKind.JOKER_GROUP, tuple(joker_cards), tuple(joker_cards)),)
             loose = cards_outside(cards, groups)
-    penalty = _penalty(cards, counts, full, dublee, solution.pure_save,
-                       solution.pure_arrangement, jokers, rules, shown)
+    penalty = _penalty(
+        cards,
+        counts,
+        full,
+        dublee,
+        solution.pure_save,
+        solution.pure_arrangement,
+        jokers,
+        rules,
+        shown,
+    )
     cut, upper, lower = jokers.value_counts(cards)
     points, marriages = rules.value_points(cut, upper, lower)
-    return Analysis(jokers, tuple(cards), options, groups, loose, penalty,
-                    Value(points, marriages, cut, upper, lower),
-                    solution.pure_save is not None     # (then they are there)
-                    or max_pure_groups(counts) >= rules.pure_groups_needed, None, tuple(cards))
+    return Analysis(
+        jokers,
+        tuple(cards),
+        options,
+        groups,
+        loose,
+        penalty,
+        Value(points, marriages, cut, upper, lower),
+        solution.pure_save is not None  # (then they are there)
+        or max_pure_groups(counts) >= rules.pure_groups_needed,
+        None,
+        tuple(cards),
+    )
 
 
 def _by_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> dict[Option, bool]:
@@ -377,10 +440,17 @@ def dublee_save(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> int | 
     return sum(ALL_CARDS[i].points for i, n in enumerate(counts) if n % 2 and not mask[i])
 
 
-def _penalty(cards: list[Card], counts: Sequence[int], full: int, dublee: int | None,
-             pure_save: int | None, arrangement: Arrangement | None, jokers: Jokers,
-             rules: RuleSet,
-             shown: tuple[tuple[Group, ...], tuple[Card, ...]] | None = None) -> Penalty:
+def _penalty(
+    cards: list[Card],
+    counts: Sequence[int],
+    full: int,
+    dublee: int | None,
+    pure_save: int | None,
+    arrangement: Arrangement | None,
+    jokers: Jokers,
+    rules: RuleSet,
+    shown: tuple[tuple[Group, ...], tuple[Card, ...]] | None = None,
+) -> Penalty:
     candidates = [(full, 2, PenaltyRule.FULL_COUNT)]
     if pure_save is not None:
         candidates.append((pure_save, 0, PenaltyRule.PURE_SAVE))
@@ -398,12 +468,19 @@ def _penalty(cards: list[Card], counts: Sequence[int], full: int, dublee: int | 
     return Penalty(min(uncapped, rules.full_count_cap), rule, groups, loose, uncapped)
 
 
-_SHOWN_ORDER = {GroupKind.PURE_SEQUENCE: 0, GroupKind.TUNNELA: 1, GroupKind.IMPURE_SEQUENCE: 2,
-                GroupKind.SET: 3, GroupKind.JOKER_GROUP: 4, GroupKind.DUBLEE: 5}
+_SHOWN_ORDER = {
+    GroupKind.PURE_SEQUENCE: 0,
+    GroupKind.TUNNELA: 1,
+    GroupKind.IMPURE_SEQUENCE: 2,
+    GroupKind.SET: 3,
+    GroupKind.JOKER_GROUP: 4,
+    GroupKind.DUBLEE: 5,
+}
 
 
-def shown_groups(arrangement: Arrangement, jokers: Jokers,
-                 rules: RuleSet) -> tuple[tuple[Group, ...], tuple[Card, ...]]:
+def shown_groups(
+    arrangement: Arrangement, jokers: Jokers, rules: RuleSet
+) -> tuple[tuple[Group, ...], tuple[Card, ...]]:
     """The solver's groups, each checked and named by the rules (:func:`classify`), in the
     order they are shown."""
     built = tuple(classify(cards, jokers, rules) for _, cards in arrangement.groups)
@@ -413,8 +490,11 @@ def shown_groups(arrangement: Arrangement, jokers: Jokers,
 
 def dublee_groups(counts: Sequence[int]) -> tuple[Group, ...]:
     """One dublee for every two identical cards (three identical cards give one)."""
-    return tuple(Group(GroupKind.DUBLEE, (ALL_CARDS[i], ALL_CARDS[i]))
-                 for i, n in enumerate(counts) for _ in range(n // 2))
+    return tuple(
+        Group(GroupKind.DUBLEE, (ALL_CARDS[i], ALL_CARDS[i]))
+        for i, n in enumerate(counts)
+        for _ in range(n // 2)
+    )
 
 
 def cards_outside(cards: list[Card], groups: tuple[Group, ...]) -> tuple[Card, ...]:
@@ -431,8 +511,11 @@ class ShownGroup:
     reason: str | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cards": [str(c) for c in self.cards],
-                "kind": self.group.kind.value if self.group else None, "reason": self.reason}
+        return {
+            "cards": [str(c) for c in self.cards],
+            "kind": self.group.kind.value if self.group else None,
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,16 +533,25 @@ class LayoutCheck:
     reasons: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"valid": self.valid, "option": self.option,
-                "options_as_shown": list(self.options_as_shown),
-                "groups": [g.to_dict() for g in self.shown],
-                "loose": [str(c) for c in self.loose], "reasons": list(self.reasons),
-                "cards_valid": self.analysis.valid, "cards_options": list(self.analysis.options),
-                "penalty": self.analysis.penalty.points}
+        return {
+            "valid": self.valid,
+            "option": self.option,
+            "options_as_shown": list(self.options_as_shown),
+            "groups": [g.to_dict() for g in self.shown],
+            "loose": [str(c) for c in self.loose],
+            "reasons": list(self.reasons),
+            "cards_valid": self.analysis.valid,
+            "cards_options": list(self.analysis.options),
+            "penalty": self.analysis.penalty.points,
+        }
 
 
-def check_layout(groups: Sequence[Sequence[Card] | str], cut: Card | str,
-                 rules: RuleSet = CLASSIC, loose: Sequence[Card] | str = ()) -> LayoutCheck:
+def check_layout(
+    groups: Sequence[Sequence[Card] | str],
+    cut: Card | str,
+    rules: RuleSet = CLASSIC,
+    loose: Sequence[Card] | str = (),
+) -> LayoutCheck:
     """Judge the groups a player laid out (plus loose cards) as a declaration of 21 cards.
 
     >>> check = check_layout(["7S 8S 9S 10S", "2H 3H 4H", "JC QC KC", "5D 5D 5D", "AH AD AC",
@@ -483,18 +575,23 @@ def check_layout(groups: Sequence[Sequence[Card] | str], cut: Card | str,
     pure = sum(k.is_pure for k in kinds)
     reasons: list[str] = []
     holds = {
-        Option.A: not bad and not rest and GroupKind.DUBLEE not in kinds
+        Option.A: not bad
+        and not rest
+        and GroupKind.DUBLEE not in kinds
         and pure >= rules.pure_groups_needed,
         Option.B: kinds.count(GroupKind.TUNNELA) >= rules.tunnelas_needed,
         Option.C: kinds.count(GroupKind.DUBLEE) >= rules.dublees_needed,
-        Option.D: any(s.group is not None and s.group.kind is GroupKind.JOKER_GROUP
-                 and len(s.cards) >= rules.jokers_needed for s in shown),
+        Option.D: any(
+            s.group is not None
+            and s.group.kind is GroupKind.JOKER_GROUP
+            and len(s.cards) >= rules.jokers_needed
+            for s in shown
+        ),
     }
     as_shown = tuple(o for o in OPTIONS if holds[o])
     if not as_shown:
         if pure < rules.pure_groups_needed:
-            reasons.append(f"{pure} pure group(s) shown; Option A needs "
-                           f"{rules.pure_groups_needed}")
+            reasons.append(f"{pure} pure group(s) shown; Option A needs {rules.pure_groups_needed}")
         for s in bad:
             reasons.append(f"{' '.join(map(str, s.cards))}: {s.reason}")
         if rest:
@@ -506,7 +603,8 @@ def check_layout(groups: Sequence[Sequence[Card] | str], cut: Card | str,
         valid = analysis.valid
         option = analysis.options[0] if analysis.options else None
         if valid and not as_shown:
-            reasons.append("the cards can be arranged validly: " + "; ".join(
-                f"{g.kind.label} {format_cards(g.cards)}"
-                for g in analysis.groups))
+            reasons.append(
+                "the cards can be arranged validly: "
+                + "; ".join(f"{g.kind.label} {format_cards(g.cards)}" for g in analysis.groups)
+            )
     return LayoutCheck(tuple(shown), rest, as_shown, analysis, valid, option, tuple(reasons))

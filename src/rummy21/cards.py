@@ -85,8 +85,10 @@ class Card:
         text = token.strip().upper()
         card = _BY_TEXT.get(text)
         if card is None:
-            raise CardError(f"unknown card {token!r}: expected a rank A 2-10 J Q K (or T) "
-                            f"and a suit S H D C (or ♠ ♥ ♦ ♣), or JK")
+            raise CardError(
+                f"unknown card {token!r}: expected a rank A 2-10 J Q K (or T) "
+                f"and a suit S H D C (or ♠ ♥ ♦ ♣), or JK"
+            )
         return card
 
     @property
@@ -129,8 +131,9 @@ class Card:
 _RANK_OF = tuple(i % 13 + 1 for i in range(JOKER_INDEX)) + (0,)
 _SUIT_OF: tuple[Suit | None, ...] = tuple(Suit(i // 13) for i in range(JOKER_INDEX)) + (None,)
 _POINTS_OF = tuple(10 if r == 1 or r >= 11 else r for r in _RANK_OF[:JOKER_INDEX]) + (0,)
-_TEXT_OF = tuple(RANK_NAMES[r - 1] + SUIT_LETTERS[i // 13]
-                 for i, r in enumerate(_RANK_OF[:JOKER_INDEX])) + (JOKER_NAME,)
+_TEXT_OF = tuple(
+    RANK_NAMES[r - 1] + SUIT_LETTERS[i // 13] for i, r in enumerate(_RANK_OF[:JOKER_INDEX])
+) + (JOKER_NAME,)
 _CARDS: tuple[Card, ...] = tuple(object.__new__(Card) for _ in range(TYPE_COUNT))
 for _i, _c in enumerate(_CARDS):
     object.__setattr__(_c, "index", _i)
@@ -186,8 +189,10 @@ def check_copies(cards: Sequence[Card], printed_jokers: int) -> None:
     for index, count in enumerate(counts_of(cards)):
         limit = printed_jokers if index == JOKER_INDEX else DECKS
         if count > limit:
-            raise CardError(f"impossible hand: {count} copies of {_CARDS[index]}, "
-                            f"but the shoe holds only {limit}")
+            raise CardError(
+                f"impossible hand: {count} copies of {_CARDS[index]}, "
+                f"but the shoe holds only {limit}"
+            )
 
 
 def without(cards: Iterable[Card], taken: Iterable[Card]) -> list[Card]:
@@ -223,5 +228,6 @@ class MissingCard(CardError):
 
 def canonical_shoe(printed_jokers: int) -> list[Card]:
     """The shoe in canonical order (RULES §2): 3 decks of S, H, D, C × A..K, then the jokers."""
-    return [card for _ in range(DECKS) for card in _CARDS[:JOKER_INDEX]] + \
-        [_CARDS[JOKER_INDEX]] * printed_jokers
+    return [card for _ in range(DECKS) for card in _CARDS[:JOKER_INDEX]] + [
+        _CARDS[JOKER_INDEX]
+    ] * printed_jokers

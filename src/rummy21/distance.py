@@ -44,13 +44,18 @@ class Distance:
     """With ``cards`` ``None``: the distance is known to exceed this."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cards": self.cards, "option": self.option,
-                "remove": [str(c) for c in self.remove], "add": [str(c) for c in self.add],
-                "more_than": self.more_than}
+        return {
+            "cards": self.cards,
+            "option": self.option,
+            "remove": [str(c) for c in self.remove],
+            "add": [str(c) for c in self.add],
+            "more_than": self.more_than,
+        }
 
 
-def distance(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC,
-             limit: int | None = None) -> Distance:
+def distance(
+    cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC, limit: int | None = None
+) -> Distance:
     """The fewest cards to replace for ``cards`` (21) to be a valid declaration.
 
     ``limit`` bounds the search: if more replacements than that are needed, the answer has
@@ -60,25 +65,35 @@ def distance(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLAS
     jokers = Jokers.from_cut(cut)
     check_copies(hand, rules.printed_jokers)
     if len(hand) != rules.hand_size:
-        raise HandError(f"a distance is read from a hand of {rules.hand_size} cards, "
-                        f"not {len(hand)}")
+        raise HandError(
+            f"a distance is read from a hand of {rules.hand_size} cards, not {len(hand)}"
+        )
     if limit is not None and limit < 0:
         raise ValueError("limit must be 0 or more")
     return distance_of_counts(counts_of(hand), jokers, rules, limit)
 
 
-def distance_of_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
-                       limit: int | None = None) -> Distance:
+def distance_of_counts(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet, limit: int | None = None
+) -> Distance:
     """:func:`distance` for a count vector (no input checks)."""
-    by_counts = [found for found in (_tunnelas(counts, rules), _dublees(counts, rules),
-                                     _jokers(counts, jokers, rules)) if found is not None]
+    by_counts = [
+        found
+        for found in (
+            _tunnelas(counts, rules),
+            _dublees(counts, rules),
+            _jokers(counts, jokers, rules),
+        )
+        if found is not None
+    ]
     best = min(by_counts, key=lambda d: (d.cards, d.option), default=None)
     cap = rules.hand_size if limit is None else limit
     bound = cap if best is None or best.cards is None else min(cap, best.cards)
     found = replacements(counts, jokers, rules, bound)
     if found is not None:
-        return Distance(len(found.remove), Option.A, tuple(sorted(found.remove)),
-                        tuple(sorted(found.add)))
+        return Distance(
+            len(found.remove), Option.A, tuple(sorted(found.remove)), tuple(sorted(found.add))
+        )
     if best is not None and best.cards is not None and best.cards <= cap:
         return best
     return Distance(None, None, (), (), cap)
@@ -88,15 +103,21 @@ def _limit_of(index: int, rules: RuleSet) -> int:
     return rules.printed_jokers if index == JOKER_INDEX else 3
 
 
-def _swap(counts: Sequence[int], wanted: Sequence[int], keep: Sequence[int],
-          option: Option) -> Distance:
+def _swap(
+    counts: Sequence[int], wanted: Sequence[int], keep: Sequence[int], option: Option
+) -> Distance:
     """The replacements from ``counts`` to a hand holding ``wanted`` (and, of the rest, what
     it needs out: the highest cards first), keeping at least ``keep`` of each kind."""
     add = [Card(i) for i in range(TYPE_COUNT) for _ in range(max(0, wanted[i] - counts[i]))]
-    spare = sorted((Card(i) for i in range(TYPE_COUNT)
-                    for _ in range(max(0, counts[i] - max(wanted[i], keep[i])))),
-                   key=lambda c: (-c.points, c.index))
-    remove = spare[:len(add)]
+    spare = sorted(
+        (
+            Card(i)
+            for i in range(TYPE_COUNT)
+            for _ in range(max(0, counts[i] - max(wanted[i], keep[i])))
+        ),
+        key=lambda c: (-c.points, c.index),
+    )
+    remove = spare[: len(add)]
     return Distance(len(add), option, tuple(sorted(remove)), tuple(sorted(add)))
 
 
@@ -105,8 +126,9 @@ def _tunnelas(counts: Sequence[int], rules: RuleSet) -> Distance | None:
     need = rules.tunnelas_needed
     if 3 * need > rules.hand_size:
         return None
-    kinds = sorted((i for i in range(TYPE_COUNT) if _limit_of(i, rules) >= 3),
-                   key=lambda i: (3 - counts[i], i))[:need]
+    kinds = sorted(
+        (i for i in range(TYPE_COUNT) if _limit_of(i, rules) >= 3), key=lambda i: (3 - counts[i], i)
+    )[:need]
     if len(kinds) < need:
         return None
     wanted = [3 if i in kinds else 0 for i in range(TYPE_COUNT)]
@@ -119,12 +141,12 @@ def _dublees(counts: Sequence[int], rules: RuleSet) -> Distance | None:
     if 2 * need > rules.hand_size:
         return None
     have = sum(n // 2 for n in counts)
-    wanted = [n - n % 2 for n in counts]          # the pairs held stay
+    wanted = [n - n % 2 for n in counts]  # the pairs held stay
     short = need - have
     singles = [i for i in range(TYPE_COUNT) if counts[i] % 2 and counts[i] < _limit_of(i, rules)]
-    for i in singles[:max(0, short)]:
+    for i in singles[: max(0, short)]:
         wanted[i] = counts[i] + 1
-    short -= len(singles[:max(0, short)])
+    short -= len(singles[: max(0, short)])
     for i in range(TYPE_COUNT):
         if short <= 0:
             break

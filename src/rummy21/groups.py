@@ -133,8 +133,7 @@ def _classify(given: tuple[Card, ...], jokers: Jokers, rules: RuleSet) -> Group 
         return sequence
     if len({c.rank for c in naturals}) == 1:
         return a_set
-    return (f"neither a sequence nor a set: {format_cards(naturals)} "
-            "differ in both suit and rank")
+    return f"neither a sequence nor a set: {format_cards(naturals)} differ in both suit and rank"
 
 
 def _positions(rank: int, ace_high: bool) -> int:
@@ -174,15 +173,21 @@ def _impure_sequence(cards: list[Card], jokers: Jokers) -> Group | str:
             low, high = (2, 14) if ace_high else (1, 13)
             fixed_pos = sorted(_positions(c.rank, ace_high) for c in fixed)
             # The windows of n places holding every natural card, lowest first.
-            starts = range(max(low, fixed_pos[-1] - n + 1), min(fixed_pos[0], high - n + 1) + 1) \
-                if fixed_pos else range(low, high - n + 2)
+            starts = (
+                range(max(low, fixed_pos[-1] - n + 1), min(fixed_pos[0], high - n + 1) + 1)
+                if fixed_pos
+                else range(low, high - n + 2)
+            )
             for start in starts:
                 window = range(start, start + n)
                 taken = set(fixed_pos)
                 naturals = list(fixed)
-                for card in flexible:   # a joker card in its own place plays as itself
-                    if card.suit == suit and _positions(card.rank, ace_high) in window \
-                            and _positions(card.rank, ace_high) not in taken:
+                for card in flexible:  # a joker card in its own place plays as itself
+                    if (
+                        card.suit == suit
+                        and _positions(card.rank, ace_high) in window
+                        and _positions(card.rank, ace_high) not in taken
+                    ):
                         taken.add(_positions(card.rank, ace_high))
                         naturals.append(card)
                 if not naturals:
@@ -194,16 +199,24 @@ def _impure_sequence(cards: list[Card], jokers: Jokers) -> Group | str:
                 return Group(GroupKind.IMPURE_SEQUENCE, ordered, tuple(stand_ins))
             if fixed_pos:
                 span = fixed_pos[-1] - fixed_pos[0] + 1
-                gap = (span - len(fixed_pos), f"{format_cards(fixed)} span {span} places "
-                       f"but the group has {n} cards")
+                gap = (
+                    span - len(fixed_pos),
+                    f"{format_cards(fixed)} span {span} places but the group has {n} cards",
+                )
                 best_gap = gap if best_gap is None or gap < best_gap else best_gap
     ranks = {c.rank for c in fixed}
     if 1 in ranks and 13 in ranks and 2 in ranks:
         return "K-A-2 is not a sequence"
-    if 1 in ranks and 13 in ranks and any(2 <= r <= 12 for r in ranks - {13}) \
-            and all(r in (1, 13) or r < 7 for r in ranks):
-        return ("the Ace is low or high, never both: "
-                f"{'-'.join(RANK_NAMES[r - 1] for r in sorted(ranks))} does not wrap")
+    if (
+        1 in ranks
+        and 13 in ranks
+        and any(2 <= r <= 12 for r in ranks - {13})
+        and all(r in (1, 13) or r < 7 for r in ranks)
+    ):
+        return (
+            "the Ace is low or high, never both: "
+            f"{'-'.join(RANK_NAMES[r - 1] for r in sorted(ranks))} does not wrap"
+        )
     if best_gap is not None:
         return "not enough jokers for a sequence: " + best_gap[1]
     return "no card can play as a natural card of the sequence"

@@ -35,8 +35,9 @@ class Jokers:
     """For each card index, whether that card is a joker (worked out once: read per card)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "joker_mask", _joker_mask(self.cut_role.index, self.upper.index,
-                                                           self.lower.index))
+        object.__setattr__(
+            self, "joker_mask", _joker_mask(self.cut_role.index, self.upper.index, self.lower.index)
+        )
 
     @classmethod
     def from_cut(cls, cut: Card | str) -> Jokers:
@@ -46,8 +47,8 @@ class Jokers:
         role = Card.of(1, Suit.S) if card.is_printed_joker else card
         suit = role.suit
         assert suit is not None
-        upper_rank = role.rank % 13 + 1          # K -> A
-        lower_rank = (role.rank - 2) % 13 + 1    # A -> K
+        upper_rank = role.rank % 13 + 1  # K -> A
+        lower_rank = (role.rank - 2) % 13 + 1  # A -> K
         return cls(card, role, Card.of(upper_rank, suit), Card.of(lower_rank, suit))
 
     @property
@@ -84,8 +85,12 @@ class Jokers:
         return 0 if self.is_joker(card) else card.points
 
     def to_dict(self) -> dict[str, str]:
-        return {"cut": str(self.cut), "wild_rank": self.wild_rank_name,
-                "upper": str(self.upper), "lower": str(self.lower)}
+        return {
+            "cut": str(self.cut),
+            "wild_rank": self.wild_rank_name,
+            "upper": str(self.upper),
+            "lower": str(self.lower),
+        }
 
 
 _MASKS: dict[tuple[int, int, int], tuple[bool, ...]] = {}
@@ -96,7 +101,9 @@ def _joker_mask(cut_index: int, upper_index: int, lower_index: int) -> tuple[boo
     mask = _MASKS.get(key)
     if mask is None:
         wild = cut_index % 13
-        mask = tuple(i == JOKER_INDEX or i % 13 == wild or i in (upper_index, lower_index)
-                     for i in range(TYPE_COUNT))
+        mask = tuple(
+            i == JOKER_INDEX or i % 13 == wild or i in (upper_index, lower_index)
+            for i in range(TYPE_COUNT)
+        )
         _MASKS[key] = mask
     return mask

@@ -93,8 +93,9 @@ class RuleSet:
         try:
             return PRESETS[name.lower()]
         except KeyError:
-            raise ValueError(f"unknown rule set {name!r}; choose one of "
-                             f"{', '.join(sorted(PRESETS))}") from None
+            raise ValueError(
+                f"unknown rule set {name!r}; choose one of {', '.join(sorted(PRESETS))}"
+            ) from None
 
     def with_(self, **changes: Any) -> RuleSet:
         """A copy with some parameters changed."""
@@ -120,7 +121,6 @@ def _points_for(table: tuple[int, ...], count: int) -> int:
     # More than the table lists (only with non-standard shoes): extend by the last step.
     step = table[-1] - (table[-2] if len(table) > 1 else 0)
     return table[-1] + step * (count - len(table))
-
 
 
 PRESETS: dict[str, RuleSet] = {

@@ -57,13 +57,18 @@ class Suggestion:
     """:attr:`Route.GROUPS` or :attr:`Route.DUBLEES`."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"groups": [g.to_dict() for g in self.groups],
-                "loose": [str(c) for c in self.loose], "loose_points": self.loose_points,
-                "pure_groups": self.pure_groups, "route": self.route}
+        return {
+            "groups": [g.to_dict() for g in self.groups],
+            "loose": [str(c) for c in self.loose],
+            "loose_points": self.loose_points,
+            "pure_groups": self.pure_groups,
+            "route": self.route,
+        }
 
 
-def suggest(cards: Sequence[Card] | str | Iterable[str], cut: Card | str,
-            rules: RuleSet = CLASSIC) -> Suggestion:
+def suggest(
+    cards: Sequence[Card] | str | Iterable[str], cut: Card | str, rules: RuleSet = CLASSIC
+) -> Suggestion:
     """The layout to show for ``cards`` (any number of them; see the module docstring)."""
     hand = as_cards(cards)
     check_copies(hand, rules.printed_jokers)
@@ -103,8 +108,13 @@ def _best_groups(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Sug
             arrangement = found.pure_arrangement
             break
     groups, loose = shown_groups(arrangement, jokers, rules)
-    return Suggestion(groups, loose, sum(jokers.points(c) for c in loose),
-                      sum(g.is_pure for g in groups), Route.GROUPS)
+    return Suggestion(
+        groups,
+        loose,
+        sum(jokers.points(c) for c in loose),
+        sum(g.is_pure for g in groups),
+        Route.GROUPS,
+    )
 
 
 def _dublee_layout(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Suggestion | None:
@@ -113,5 +123,10 @@ def _dublee_layout(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> S
         return None
     groups = dublee_groups(counts)
     loose = cards_outside([ALL_CARDS[i] for i, n in enumerate(counts) for _ in range(n)], groups)
-    return Suggestion(groups, loose, sum(jokers.points(c) for c in loose),
-                      sum(g.kind is GroupKind.TUNNELA for g in groups), Route.DUBLEES)
+    return Suggestion(
+        groups,
+        loose,
+        sum(jokers.points(c) for c in loose),
+        sum(g.kind is GroupKind.TUNNELA for g in groups),
+        Route.DUBLEES,
+    )

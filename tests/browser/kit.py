@@ -27,14 +27,28 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 
-CHROMIUM = os.environ.get("RUMMY21_CHROMIUM") or shutil.which("chromium") \
+CHROMIUM = (
+    os.environ.get("RUMMY21_CHROMIUM")
+    or shutil.which("chromium")
     or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+)
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-PHONE = {"viewport": {"width": 375, "height": 740}, "device_scale_factor": 2, "is_mobile": True,
-         "has_touch": True}
+PHONE = {
+    "viewport": {"width": 375, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 
 RUN_APP = """
 import importlib, inspect, json, sys, uvicorn
@@ -73,14 +87,23 @@ class Server:
 
     def start(self) -> Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        paths = [str(Path(__file__).resolve().parent)]   # for table factories (rigs.py)
+        paths = [str(Path(__file__).resolve().parent)]  # for table factories (rigs.py)
         if os.environ.get("RUMMY21_SRC"):
             paths.insert(0, os.environ["RUMMY21_SRC"])
         env["PYTHONPATH"] = os.pathsep.join(paths + [env.get("PYTHONPATH", "")])
         self.process = subprocess.Popen(
-            [sys.executable, "-c", RUN_APP, str(self.port), f"sqlite:///{self.db}",
-             json.dumps(self.options)],
-            stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env)
+            [
+                sys.executable,
+                "-c",
+                RUN_APP,
+                str(self.port),
+                f"sqlite:///{self.db}",
+                json.dumps(self.options),
+            ],
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -132,11 +155,18 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     started: list[Server] = []
 
     def make(**options: Any) -> Server:
-        settings = {"bot_delay": 0.0, "next_deal_seconds": 600.0, "allow_seed": True,
-                    "rate_limit": None}
+        settings = {
+            "bot_delay": 0.0,
+            "next_deal_seconds": 600.0,
+            "allow_seed": True,
+            "rate_limit": None,
+        }
         settings.update(options)
-        server = Server(tmp_path / f"table{len(started)}.sqlite3", settings,
-                        tmp_path / f"server{len(started)}.log").start()
+        server = Server(
+            tmp_path / f"table{len(started)}.sqlite3",
+            settings,
+            tmp_path / f"server{len(started)}.log",
+        ).start()
         started.append(server)
         return server
 
@@ -154,7 +184,7 @@ def browser() -> Iterator[Any]:
             chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             yield chromium
             chromium.close()
-    except sync_api.Error as error:   # e.g. the browser cannot start on this machine
+    except sync_api.Error as error:  # e.g. the browser cannot start on this machine
         pytest.skip(f"chromium could not be started: {error}")
 
 
@@ -174,9 +204,13 @@ class Player:
         """While True, the browser's own 'connection refused' errors are expected (the
         server was killed on purpose and the page keeps trying to reconnect)."""
         self.page.on("console", self._console)
-        self.page.on("websocket", lambda ws: (
-            ws.on("framesent", lambda data: self.frames.append(f"> {data}")),
-            ws.on("framereceived", lambda data: self.frames.append(f"< {data}"))))
+        self.page.on(
+            "websocket",
+            lambda ws: (
+                ws.on("framesent", lambda data: self.frames.append(f"> {data}")),
+                ws.on("framereceived", lambda data: self.frames.append(f"< {data}")),
+            ),
+        )
 
     def _console(self, msg: Any) -> None:
         if msg.type != "error":
@@ -190,7 +224,9 @@ class Player:
         self.page.goto(server.url + "/")
         self.page.evaluate(
             "m => localStorage.setItem('rummy21:seat:' + m.code, JSON.stringify("
-            "{seat: m.seat, token: m.token, name: 'Asha'}))", made)
+            "{seat: m.seat, token: m.token, name: 'Asha'}))",
+            made,
+        )
         self.page.goto(f"{server.url}/t/{made['code']}")
         self.page.wait_for_selector("#hand .card, #hand .hand-empty")
         return self
@@ -323,9 +359,12 @@ def touch_drag(page: Any, source: Any, target: Any) -> None:
 
 
 def wait_my_turn(page: Any, timeout: float = 60_000) -> None:
-    page.wait_for_function("() => !document.querySelector('#btn-stock').classList"
-                           ".contains('hidden')"
-                           " && !document.querySelector('#btn-stock').disabled", timeout=timeout)
+    page.wait_for_function(
+        "() => !document.querySelector('#btn-stock').classList"
+        ".contains('hidden')"
+        " && !document.querySelector('#btn-stock').disabled",
+        timeout=timeout,
+    )
 
 
 def wait_discard_phase(page: Any) -> None:
@@ -334,9 +373,12 @@ def wait_discard_phase(page: Any) -> None:
 
 def group_ids(page: Any) -> list[list[str]]:
     """The card ids of each of the player's groups, in order."""
-    return list(page.eval_on_selector_all(
-        "#hand .group:not(.loose)",
-        "gs => gs.map(g => [...g.querySelectorAll('.card')].map(n => n.dataset.id))"))
+    return list(
+        page.eval_on_selector_all(
+            "#hand .group:not(.loose)",
+            "gs => gs.map(g => [...g.querySelectorAll('.card')].map(n => n.dataset.id))",
+        )
+    )
 
 
 def groups_count(page: Any) -> int:

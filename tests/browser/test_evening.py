@@ -14,14 +14,15 @@ import pytest
 from browser.kit import DESKTOP, Player, Server, groups_count
 
 DEALS = 20
-RELOAD_FROM = (3, 12)      # reload once in the middle of a deal from each of these on
+RELOAD_FROM = (3, 12)  # reload once in the middle of a deal from each of these on
 RESTART_FROM = 8
 WAIT = (
     "() => { const s = document.querySelector('#btn-stock');"
     " return (!s.classList.contains('hidden') && !s.disabled)"
     " || !document.querySelector('#btn-discard').classList.contains('hidden')"
     " || !!document.querySelector('#result-continue:not([disabled])')"
-    " || document.querySelector('#status').textContent.includes('match is over'); }")
+    " || document.querySelector('#status').textContent.includes('match is over'); }"
+)
 
 
 def my_move(asha: Player, deal: int, turn: int) -> None:
@@ -40,14 +41,16 @@ def my_move(asha: Player, deal: int, turn: int) -> None:
     page.click("#btn-open" if take else "#btn-stock")
     page.wait_for_selector("#btn-discard:not(.hidden)")
     page.wait_for_selector("#hand .card.advised")
-    page.wait_for_timeout(250)      # as a person would: look before moving cards
+    page.wait_for_timeout(250)  # as a person would: look before moving cards
     if turn % 2 and page.locator("#hand [data-group=loose] .card:not(.advised)").count():
         before = groups_count(page)
-        asha.drag(page.locator("#hand [data-group=loose] .card:not(.advised)").first,
-                  page.locator("#hand .newgroup"))
+        asha.drag(
+            page.locator("#hand [data-group=loose] .card:not(.advised)").first,
+            page.locator("#hand .newgroup"),
+        )
         assert groups_count(page) == before + 1
     advised = page.locator("#hand .card.advised")
-    if page.locator("#reading .tip.go").count():          # the cards allow a declaration
+    if page.locator("#reading .tip.go").count():  # the cards allow a declaration
         asha.drag(advised, page.locator("#finish-slot"))
         page.wait_for_selector(".verdict.ok")
         page.click("#confirm-declare")
@@ -56,13 +59,15 @@ def my_move(asha: Player, deal: int, turn: int) -> None:
     else:
         asha.tap(advised)
         page.click("#btn-discard")
-    page.wait_for_function("() => document.querySelector('#btn-discard').classList"
-                           ".contains('hidden')")
+    page.wait_for_function(
+        "() => document.querySelector('#btn-discard').classList.contains('hidden')"
+    )
 
 
 @pytest.mark.slow
-def test_an_evening_of_twenty_deals(server_factory: Callable[..., Server],
-                                    players: Callable[..., Player]) -> None:
+def test_an_evening_of_twenty_deals(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     server = server_factory(bot_delay=0.0, next_deal_seconds=3.0, allow_seed=False)
     asha = players(DESKTOP, "asha")
     page = asha.page
@@ -108,7 +113,7 @@ def test_an_evening_of_twenty_deals(server_factory: Callable[..., Server],
             my_move(asha, deal, turns.get(deal, 0))
             declared += bool(page.locator(".verdict").count())
             turns[deal] = turns.get(deal, 0) + 1
-        else:   # a reload or restart in the middle of a turn: finish it with the advice
+        else:  # a reload or restart in the middle of a turn: finish it with the advice
             page.wait_for_selector("#hand .card.advised")
             asha.tap(page.locator("#hand .card.advised"))
             page.click("#btn-discard")

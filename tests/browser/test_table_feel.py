@@ -42,8 +42,9 @@ def first_deal(seed: int, players: int = 2) -> Table:
     return Table(players, seed=deal_seed(seed, 0), dealer=players - 1)
 
 
-def test_a_drag_held_while_a_bot_moves_completes(server_factory: Callable[..., Server],
-                                                 players: Callable[..., Player]) -> None:
+def test_a_drag_held_while_a_bot_moves_completes(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """1. A bot's move while a card is held must neither cancel the drag nor leave a ghost."""
     server = server_factory(bot_delay=0.7)
     made = server.create(["human", "greedy"], seed=3, turn_seconds=120)
@@ -70,8 +71,9 @@ def test_a_drag_held_while_a_bot_moves_completes(server_factory: Callable[..., S
     assert not asha.errors
 
 
-def test_a_touch_drag_survives_a_bot_move_on_a_phone(server_factory: Callable[..., Server],
-                                                     players: Callable[..., Player]) -> None:
+def test_a_touch_drag_survives_a_bot_move_on_a_phone(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """1, with a finger: the same on a phone, the state arriving in the middle of the gesture."""
     server = server_factory(bot_delay=0.25)
     made = server.create(["human", "greedy", "greedy"], seed=8, turn_seconds=120)
@@ -98,8 +100,9 @@ def _taken_card_is_the_natural_discard(seed: int) -> bool:
     return analyze(list(table.hand(0)), table.cut).discard == top
 
 
-def test_after_taking_the_open_card_nothing_names_it(server_factory: Callable[..., Server],
-                                                     players: Callable[..., Player]) -> None:
+def test_after_taking_the_open_card_nothing_names_it(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """2. The card just taken is, by the hand alone, the best one to let go: yet no hint,
     tip, arrangement or selection may name it; a drop on the pile says why it is refused."""
     seed = seed_where(_taken_card_is_the_natural_discard)
@@ -139,8 +142,9 @@ def test_after_taking_the_open_card_nothing_names_it(server_factory: Callable[..
     assert not asha.errors
 
 
-def test_the_result_counts_down_and_never_hides_a_turn(server_factory: Callable[..., Server],
-                                                       players: Callable[..., Player]) -> None:
+def test_the_result_counts_down_and_never_hides_a_turn(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """4. Between deals the result shows a countdown, and closes when the next deal starts."""
     server = server_factory(bot_delay=0.4, next_deal_seconds=5)
     made = server.create(["human", "greedy"], seed=5, turn_seconds=60, deals=3)
@@ -153,7 +157,7 @@ def test_the_result_counts_down_and_never_hides_a_turn(server_factory: Callable[
     first = page.inner_text("#next-deal")
     assert "Deal 2 starts in" in first
     page.wait_for_timeout(1300)
-    assert page.inner_text("#next-deal") != first      # it counts down
+    assert page.inner_text("#next-deal") != first  # it counts down
     asha.shot("result_countdown_1280")
     # Nobody clicks: the next deal starts on time and the window closes by itself.
     page.wait_for_selector("#result-title", state="detached", timeout=15_000)
@@ -170,7 +174,8 @@ def _few_pure_groups(seed: int) -> bool:
 
 
 def test_the_best_groups_show_from_the_first_turn_and_arrange_keeps_mine(
-        server_factory: Callable[..., Server], players: Callable[..., Player]) -> None:
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """5 and 8. A hand that cannot yet use the pure save is laid out in groups at once;
     cards selected together become a group; arranging again asks before touching it."""
     seed = seed_where(_few_pure_groups)
@@ -181,8 +186,9 @@ def test_the_best_groups_show_from_the_first_turn_and_arrange_keeps_mine(
     page.wait_for_selector("#hand .group.pure, #hand .group.ok")
     page.wait_for_selector("#reading .penalty")
     assert "the pure save needs 3 pure groups" in page.inner_text("#reading")
-    labels = page.eval_on_selector_all("#hand .group:not(.loose) .k.long",
-                                       "ns => ns.map(n => n.textContent)")
+    labels = page.eval_on_selector_all(
+        "#hand .group:not(.loose) .k.long", "ns => ns.map(n => n.textContent)"
+    )
     assert labels and all(label != "not valid" for label in labels), labels
     asha.shot("arranged_early_1280")
     # Select two ungrouped cards and group them.
@@ -215,8 +221,9 @@ def test_the_best_groups_show_from_the_first_turn_and_arrange_keeps_mine(
     assert not asha.errors
 
 
-def test_grouping_with_a_finger_on_a_phone(server_factory: Callable[..., Server],
-                                           players: Callable[..., Player]) -> None:
+def test_grouping_with_a_finger_on_a_phone(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """8, on a phone: tap to select several cards, Group; drag a card out of a group."""
     server = server_factory(bot_delay=0.3)
     made = server.create(["human", "greedy"], seed=21, turn_seconds=120)
@@ -234,22 +241,24 @@ def test_grouping_with_a_finger_on_a_phone(server_factory: Callable[..., Server]
     before = groups_count(page)
     ravi.drag(page.locator("#hand [data-group='0'] .card").first, page.locator("#hand .newgroup"))
     page.wait_for_timeout(300)
-    assert groups_count(page) in (before, before + 1)   # a group of one card moves as a whole
+    assert groups_count(page) in (before, before + 1)  # a group of one card moves as a whole
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways ({width}px)"
     assert not ravi.errors
 
 
-def test_the_table_works_with_the_keyboard_alone(server_factory: Callable[..., Server],
-                                                 players: Callable[..., Player]) -> None:
+def test_the_table_works_with_the_keyboard_alone(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """Select, group, draw and discard without a mouse; cards and groups are labelled."""
     server = server_factory(bot_delay=0.3)
     made = server.create(["human", "greedy"], seed=11, turn_seconds=120)
     asha = players(DESKTOP).sit(server, made)
     page = asha.page
     page.wait_for_selector("#hand .group:not(.loose)")
-    labels = page.eval_on_selector_all("#hand .card",
-                                       "ns => ns.map(n => n.getAttribute('aria-label'))")
+    labels = page.eval_on_selector_all(
+        "#hand .card", "ns => ns.map(n => n.getAttribute('aria-label'))"
+    )
     assert len(labels) == 21
     assert all(" of " in label or "joker" in label.lower() for label in labels)
     assert page.locator("#hand [role=group][aria-label]").count() >= 2
@@ -284,7 +293,8 @@ def test_the_table_works_with_the_keyboard_alone(server_factory: Callable[..., S
 
 
 def test_the_declare_window_explains_before_anything_happens(
-        server_factory: Callable[..., Server], players: Callable[..., Player]) -> None:
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """The finish slot: a card dropped on it opens the check, which changes nothing."""
     server = server_factory(bot_delay=0.3)
     made = server.create(["human", "greedy"], seed=4, turn_seconds=120)

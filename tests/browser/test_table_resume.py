@@ -12,7 +12,8 @@ from browser.kit import DESKTOP, Player, Server, hand_cards, wait_discard_phase,
 
 
 def test_a_turn_resumed_after_a_crash_has_a_running_clock(
-        server_factory: Callable[..., Server], players: Callable[..., Player]) -> None:
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """3. Killed in the middle of the player's turn, the server comes back and the turn runs
     out on its own: the table never waits for ever on a player who has left."""
     server = server_factory(bot_delay=0.3)
@@ -29,21 +30,26 @@ def test_a_turn_resumed_after_a_crash_has_a_running_clock(
     server.start()
     page.wait_for_selector("#conn.on", timeout=30_000)
     asha.server_down = False
-    page.wait_for_function("() => /^[0-9]+$/.test(document.querySelector('.avatar.me .initials')"
-                           ".textContent)", timeout=30_000)
+    page.wait_for_function(
+        "() => /^[0-9]+$/.test(document.querySelector('.avatar.me .initials').textContent)",
+        timeout=30_000,
+    )
     assert page.locator(".me.turn .ring circle[data-timer]").count() == 1
     state = asha.state()
     assert state["deadline"] is not None and state["deadline_kind"] == "turn"
-    assert sorted(hand_cards(page)) == held                 # nothing lost
+    assert sorted(hand_cards(page)) == held  # nothing lost
     # The player does nothing: the clock runs out and the deal goes on.
     page.wait_for_function(
         "() => [...document.querySelectorAll('#log li')].some(li => li.textContent.includes("
-        "'out of time'))", timeout=60_000)
+        "'out of time'))",
+        timeout=60_000,
+    )
     assert not asha.errors
 
 
 def test_an_absent_player_no_longer_stalls_a_table_without_a_timer(
-        server_factory: Callable[..., Server], players: Callable[..., Player]) -> None:
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """7. No turn timer; a friend closes the tab in the middle of the game. After the grace
     period the absent seat times out, and the host can hand it to a bot."""
     server = server_factory(bot_delay=0.2, absent_grace=4.0)
@@ -53,12 +59,16 @@ def test_an_absent_player_no_longer_stalls_a_table_without_a_timer(
     bob = players(DESKTOP, "bob").sit(server, {**joined, "code": made["code"]})
     page = asha.page
     asha.draw_and_throw()
-    bob.close()                                            # Bob leaves during his turn
-    page.wait_for_function("() => /offline — their turn times out in [0-9]+ s/"
-                           ".test(document.querySelector('#status').textContent)", timeout=30_000)
-    wait_my_turn(page, timeout=45_000)                     # Bob's turn ran out
+    bob.close()  # Bob leaves during his turn
+    page.wait_for_function(
+        "() => /offline — their turn times out in [0-9]+ s/"
+        ".test(document.querySelector('#status').textContent)",
+        timeout=30_000,
+    )
+    wait_my_turn(page, timeout=45_000)  # Bob's turn ran out
     assert "out of time" in page.eval_on_selector_all(
-        "#log li", "ns => ns.map(n => n.textContent).join(' ')")
+        "#log li", "ns => ns.map(n => n.textContent).join(' ')"
+    )
     # The host lets a bot play for Bob from now on.
     asha.draw_and_throw()
     page.wait_for_selector("#btn-autoplay")
@@ -70,7 +80,8 @@ def test_an_absent_player_no_longer_stalls_a_table_without_a_timer(
 
 
 def test_history_shows_nothing_the_live_table_did_not(
-        server_factory: Callable[..., Server], players: Callable[..., Player]) -> None:
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
     """6. Bob drops: his hand is folded on the result screen, so no replay may show it —
     not to Asha, and an outsider holding the code sees nothing of a private table."""
     server = server_factory(bot_delay=0.1)
@@ -111,7 +122,7 @@ def test_history_shows_nothing_the_live_table_did_not(
         assert frame["hands"][1] is None
     bob_row = next(s for s in replay["result"]["seats"] if s["seat"] == 1)
     assert bob_row["cards"] == [] and bob_row.get("hidden")
-    assert folded                                              # (he held cards to hide)
+    assert folded  # (he held cards to hide)
     assert not asha.errors
     # The browser itself logs the refused request; the page adds nothing else.
     assert all("403" in error for error in outsider.errors), outsider.errors

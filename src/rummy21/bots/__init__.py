@@ -50,8 +50,10 @@ def parse_bot_names(text: str, seats: int) -> list[str]:
 
 def make_bots(names: Sequence[str], seed: int | None = None) -> list[Bot]:
     """One bot per name, seat by seat; random bots get distinct seeds derived from ``seed``."""
-    return [make_bot(name, None if seed is None else seed * 1000 + seat)
-            for seat, name in enumerate(names)]
+    return [
+        make_bot(name, None if seed is None else seed * 1000 + seat)
+        for seat, name in enumerate(names)
+    ]
 
 
 __all__ = [

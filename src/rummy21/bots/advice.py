@@ -80,8 +80,9 @@ def advise(view: View) -> Advice:
     if view.my_turn and view.phase is Phase.DISCARD:
         card, rank = _best_release(counts, view.blocked, jokers, rules)
         kept = _minus(counts, card)
-        return Advice(_analysis(kept, jokers, rules), layout_of(kept, jokers, rules), card,
-                      rank[0] == 0)
+        return Advice(
+            _analysis(kept, jokers, rules), layout_of(kept, jokers, rules), card, rank[0] == 0
+        )
     analysis = _analysis(counts, jokers, rules)
     layout = layout_of(counts, jokers, rules)
     if not (view.my_turn and view.phase is Phase.DRAW):
@@ -92,19 +93,26 @@ def advise(view: View) -> Advice:
         card, after = _best_release(taken, kept_after_taking(top.card, rules), jokers, rules)
         if after < _rank_kept(counts, jokers, rules):
             kept = _minus(taken, card)
-            then = Advice(_analysis(kept, jokers, rules), layout_of(kept, jokers, rules), card,
-                          after[0] == 0)
-            return Advice(analysis, layout, draw=Source.OPEN,
-                          gain=max(0, analysis.penalty.points - then.analysis.penalty.points),
-                          then=then)
+            then = Advice(
+                _analysis(kept, jokers, rules), layout_of(kept, jokers, rules), card, after[0] == 0
+            )
+            return Advice(
+                analysis,
+                layout,
+                draw=Source.OPEN,
+                gain=max(0, analysis.penalty.points - then.analysis.penalty.points),
+                then=then,
+            )
     return Advice(analysis, layout, draw=Source.STOCK)
 
 
-def _best_release(counts: tuple[int, ...], blocked: Card | None, jokers: Jokers,
-                  rules: RuleSet) -> tuple[Card, _Rank]:
+def _best_release(
+    counts: tuple[int, ...], blocked: Card | None, jokers: Jokers, rules: RuleSet
+) -> tuple[Card, _Rank]:
     """The card to let go of ``counts`` (22 cards) and the rank of the 21 it keeps."""
-    candidates = [ALL_CARDS[i] for i, n in enumerate(counts)
-                  if n and (blocked is None or i != blocked.index)]
+    candidates = [
+        ALL_CARDS[i] for i, n in enumerate(counts) if n and (blocked is None or i != blocked.index)
+    ]
     readings = {c: _analysis(_minus(counts, c), jokers, rules) for c in candidates}
     first = min((not a.valid, a.penalty.points) for a in readings.values())
     best: tuple[_Rank, Card] | None = None
@@ -115,8 +123,14 @@ def _best_release(counts: tuple[int, ...], blocked: Card | None, jokers: Jokers,
             rank: _Rank = (0, 0, -reading.value.points, card.index)
         else:
             loose = layout_of(_minus(counts, card), jokers, rules).loose_points
-            rank = (1, reading.penalty.points, loose, jokers.is_joker(card), -card.points,
-                    card.index)
+            rank = (
+                1,
+                reading.penalty.points,
+                loose,
+                jokers.is_joker(card),
+                -card.points,
+                card.index,
+            )
         if best is None or rank < best[0]:
             best = (rank, card)
     assert best is not None
@@ -143,10 +157,13 @@ def layout_of(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Sugges
         reading = _analysis(counts, jokers, rules)
         if reading.valid:
             groups: tuple[Group, ...] = reading.groups
-            return Suggestion(groups, reading.loose,
-                              sum(jokers.points(c) for c in reading.loose),
-                              sum(g.is_pure for g in groups),
-                              Route.DUBLEES if reading.options[0] == "C" else Route.GROUPS)
+            return Suggestion(
+                groups,
+                reading.loose,
+                sum(jokers.points(c) for c in reading.loose),
+                sum(g.is_pure for g in groups),
+                Route.DUBLEES if reading.options[0] == "C" else Route.GROUPS,
+            )
     return suggest_counts(counts, jokers, rules)
 
 

@@ -58,8 +58,9 @@ class Release:
     """Whether the 21 cards left are a valid declaration (so: finish with ``card``)."""
 
 
-def best_release(counts: Sequence[int], blocked: Card | None, jokers: Jokers,
-                 rules: RuleSet) -> Release:
+def best_release(
+    counts: Sequence[int], blocked: Card | None, jokers: Jokers, rules: RuleSet
+) -> Release:
     """The best card to discard or finish with from the 22-card hand ``counts``.
 
     A valid declaration first (lowest penalty, then earliest card); else the non-joker card
@@ -86,15 +87,16 @@ def best_release(counts: Sequence[int], blocked: Card | None, jokers: Jokers,
         if reading.valid and (finish is None or (reading.points, index) < finish[0]):
             finish = ((reading.points, index), card, reading)
         if jokers.is_joker(card):
-            continue   # jokers count 0 and fill any group: never thrown away
+            continue  # jokers count 0 and fill any group: never thrown away
         key = (reading.points, -card.points, index)
         if best is None or key < best[0]:
             best = (key, card, reading)
     if finish is not None:
         return Release(finish[1], finish[2], True)
-    if best is None:   # nothing but jokers (and the blocked card) to let go
-        index = next(i for i in range(TYPE_COUNT)
-                     if work[i] and (blocked is None or i != blocked.index))
+    if best is None:  # nothing but jokers (and the blocked card) to let go
+        index = next(
+            i for i in range(TYPE_COUNT) if work[i] and (blocked is None or i != blocked.index)
+        )
         work[index] -= 1
         return Release(Card(index), penalty_after(work, cut, rules), False)
     return Release(best[1], best[2], False)
@@ -112,11 +114,12 @@ class GreedyBot:
         cost = view.drop_cost
         if now.pure or now.points < self.hopeless_points:
             return False
-        if pure_runs(counts) or sum(n for i, n in enumerate(counts)
-                                    if n and view.jokers.is_joker(Card(i))) > 1:
+        if (
+            pure_runs(counts)
+            or sum(n for i, n in enumerate(counts) if n and view.jokers.is_joker(Card(i))) > 1
+        ):
             return False
-        others = sum(1 for s in view.seats
-                     if s.seat != view.seat and s.standing is Standing.ACTIVE)
+        others = sum(1 for s in view.seats if s.seat != view.seat and s.standing is Standing.ACTIVE)
         expected_loss = now.points * others / (others + 1)
         return expected_loss > cost
 

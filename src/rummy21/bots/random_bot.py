@@ -25,8 +25,9 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed: int | None = None, drop_chance: float = 0.02,
-                 declare_chance: float = 0.01) -> None:
+    def __init__(
+        self, seed: int | None = None, drop_chance: float = 0.02, declare_chance: float = 0.01
+    ) -> None:
         self._rng = random.Random(seed)
         self.drop_chance = drop_chance
         self.declare_chance = declare_chance
@@ -34,8 +35,10 @@ class RandomBot:
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         draws = [a for a in legal_actions if isinstance(a, Draw)]
         if draws:
-            if any(isinstance(a, Drop) for a in legal_actions) \
-                    and self._rng.random() < self.drop_chance:
+            if (
+                any(isinstance(a, Drop) for a in legal_actions)
+                and self._rng.random() < self.drop_chance
+            ):
                 return Drop()
             return self._rng.choice(draws)
         declares = [a for a in legal_actions if isinstance(a, Declare)]

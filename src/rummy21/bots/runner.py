@@ -38,8 +38,9 @@ def play_deal(table: Table, bots: Sequence[Bot], observer: Observer | None = Non
     return table.result
 
 
-def play_match(match: Match, bots: Sequence[Bot], deals: int,
-               observer: Observer | None = None) -> list[DealRecord]:
+def play_match(
+    match: Match, bots: Sequence[Bot], deals: int, observer: Observer | None = None
+) -> list[DealRecord]:
     """Play ``deals`` deals of ``match``; return their records."""
     records = []
     for _ in range(deals):

@@ -16,15 +16,18 @@ import sys
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="21 Card Rummy: analyse hands, play, simulate.")
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help="21 Card Rummy: analyse hands, play, simulate."
+)
 
 OUTPUT_FAILED = 74
 """The exit status when the output cannot be written (``EX_IOERR`` of sysexits.h)."""
 
 #: The optional parts worth naming: extra → what it is for.
-EXTRAS = {"server": "the browser table, rummy21 serve",
-          "postgres": "the PostgreSQL driver, serve --db postgresql+psycopg://…"}
+EXTRAS = {
+    "server": "the browser table, rummy21 serve",
+    "postgres": "the PostgreSQL driver, serve --db postgresql+psycopg://…",
+}
 
 
 def version_text() -> str:
@@ -38,16 +41,22 @@ def version_text() -> str:
 
     try:
         version, requires = metadata.version("rummy21"), metadata.requires("rummy21") or []
-    except metadata.PackageNotFoundError:   # run from a source tree that was never installed
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
         version, requires = "(not installed)", []
     lines = [f"rummy21 {version} (Python {sys.version.split()[0]})"]
     for extra, purpose in EXTRAS.items():
-        names = [match.group(1) for req in requires
-                 if re.search(rf"""extra\s*==\s*["']{extra}["']""", req)
-                 and (match := re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req))]
+        names = [
+            match.group(1)
+            for req in requires
+            if re.search(rf"""extra\s*==\s*["']{extra}["']""", req)
+            and (match := re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req))
+        ]
         missing = [name for name in names if not _installed(name)]
-        state = (f"missing {', '.join(missing)}: pip install 'rummy21[{extra}]'" if missing
-                 else "installed")
+        state = (
+            f"missing {', '.join(missing)}: pip install 'rummy21[{extra}]'"
+            if missing
+            else "installed"
+        )
         lines.append(f"{extra} extra ({purpose}): {state}")
     return "\n".join(lines)
 
@@ -70,9 +79,13 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
-                                 help="Print the version and which optional parts are "
-                                      "installed, and exit."),
+    version: bool = typer.Option(
+        False,
+        "--version",
+        is_eager=True,
+        callback=_print_version,
+        help="Print the version and which optional parts are installed, and exit.",
+    ),
 ) -> None:
     """21 Card Rummy: analyse hands, play, simulate."""
 

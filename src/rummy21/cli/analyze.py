@@ -80,7 +80,7 @@ def _undecodable(line: str) -> str | None:
     """
     for char in line:
         if "\udc80" <= char <= "\udcff":
-            return f"not UTF-8 text (byte {ord(char) - 0xdc00:#04x})"
+            return f"not UTF-8 text (byte {ord(char) - 0xDC00:#04x})"
     return None
 
 
@@ -94,8 +94,9 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _read_chunk(lines: list[str | None], rules: RuleSet,
-                with_distance: bool) -> list[tuple[bool, str]]:
+def _read_chunk(
+    lines: list[str | None], rules: RuleSet, with_distance: bool
+) -> list[tuple[bool, str]]:
     _settle_heap()
     return [_read_line(line, rules, with_distance) for line in lines]
 
@@ -109,16 +110,18 @@ def _settle_heap() -> None:
     gc.freeze()
 
 
-def _read_lines(lines: Iterable[str | None], rules: RuleSet,
-                with_distance: bool) -> Iterator[tuple[bool, str]]:
+def _read_lines(
+    lines: Iterable[str | None], rules: RuleSet, with_distance: bool
+) -> Iterator[tuple[bool, str]]:
     for count, line in enumerate(lines):
         if count % _CHUNK == 0:
             _settle_heap()
         yield _read_line(line, rules, with_distance)
 
 
-def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = False,
-           jobs: int = 1) -> int:
+def _batch(
+    source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = False, jobs: int = 1
+) -> int:
     """Answer each line of ``source`` with a line of JSON, in order; with ``jobs`` > 1 the
     lines are read by that many worker processes (the output is the same), unless they
     fit in one chunk (starting workers would cost more than it saves)."""
@@ -126,8 +129,7 @@ def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = Fa
     if jobs <= 1:
         # From a pipe, each answer goes out as soon as it is ready (a program may be
         # waiting for it before it sends the next line).
-        return _write(_read_lines(lines, rules, with_distance), out,
-                      flush=not source.seekable())
+        return _write(_read_lines(lines, rules, with_distance), out, flush=not source.seekable())
     chunks = _chunks(lines, _CHUNK)
     first = next(chunks, [])
     read = functools.partial(_read_chunk, rules=rules, with_distance=with_distance)
@@ -135,10 +137,16 @@ def _batch(source: TextIO, rules: RuleSet, out: TextIO, with_distance: bool = Fa
     if second is None:
         return _write(read(first), out)
     with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(
-            jobs, initializer=_ignore_interrupts) as pool:
-        return _write((answer for chunk in pool.imap(read, itertools.chain((first, second),
-                                                                           chunks))
-                       for answer in chunk), out)
+        jobs, initializer=_ignore_interrupts
+    ) as pool:
+        return _write(
+            (
+                answer
+                for chunk in pool.imap(read, itertools.chain((first, second), chunks))
+                for answer in chunk
+            ),
+            out,
+        )
 
 
 def _hand_lines(source: TextIO) -> Iterator[str | None]:
@@ -154,7 +162,7 @@ def _hand_lines(source: TextIO) -> Iterator[str | None]:
     start = True
     while line := _readline(source):
         too_long = len(line) > MAX_LINE and not line.endswith("\n")
-        if start:   # a byte-order mark (Windows editors write one) is not part of the text
+        if start:  # a byte-order mark (Windows editors write one) is not part of the text
             line, start = line.removeprefix("\ufeff"), False
         if too_long:
             comment = line.lstrip().startswith("#")
@@ -214,10 +222,10 @@ def _open_batch(batch: str) -> TextIO:
     Bytes that are not UTF-8 are kept as lone surrogates (``surrogateescape``): they make
     their own line an error line (:func:`_undecodable`) and nothing else."""
     if batch == "-":
-        if sys.stdin is None:   # started with its standard input closed
+        if sys.stdin is None:  # started with its standard input closed
             raise OSError(errno.EBADF, "standard input is closed")
         raw = getattr(sys.stdin, "buffer", None)
-        if raw is None:     # stdin replaced by a text stream (already decoded)
+        if raw is None:  # stdin replaced by a text stream (already decoded)
             return sys.stdin
         return io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape")
     return open(batch, encoding="utf-8", errors="surrogateescape")
@@ -231,20 +239,28 @@ def _fail(message: str) -> NoReturn:
 
 @app.command("analyze")
 def analyze_command(
-    hand: list[str] | None = typer.Argument(None, help="21 or 22 cards, e.g. \"AS 2S 3S …\""),
+    hand: list[str] | None = typer.Argument(None, help='21 or 22 cards, e.g. "AS 2S 3S …"'),
     cut: str | None = typer.Option(None, "--cut", help="The cut card, e.g. 5H or JK."),
     rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per hand."),
-    batch: str | None = typer.Option(None, "--batch",
-                                        help="Read 'CUT: CARDS' lines from FILE (- for stdin)."),
+    batch: str | None = typer.Option(
+        None, "--batch", help="Read 'CUT: CARDS' lines from FILE (- for stdin)."
+    ),
     jobs: int | None = typer.Option(
-        None, "--jobs", min=0, max=MAX_JOBS, show_default=False,
+        None,
+        "--jobs",
+        min=0,
+        max=MAX_JOBS,
+        show_default=False,
         help="With --batch: worker processes (0: one per core; 1: this process only). "
-             "Default: one per core for a file; 1 for a pipe or stdin, answering each line "
-             "as it comes."),
-    with_distance: bool = typer.Option(False, "--distance",
-                                       help="Also the fewest cards to replace for a valid "
-                                            f"declaration (up to {DISTANCE_LIMIT})."),
+        "Default: one per core for a file; 1 for a pipe or stdin, answering each line "
+        "as it comes.",
+    ),
+    with_distance: bool = typer.Option(
+        False,
+        "--distance",
+        help=f"Also the fewest cards to replace for a valid declaration (up to {DISTANCE_LIMIT}).",
+    ),
 ) -> None:
     """Analyse a hand: valid declaration and options, penalty, value cards."""
     try:
@@ -261,12 +277,13 @@ def analyze_command(
         except OSError as error:
             _fail(f"cannot read {batch}: {error.strerror}")
         with source:
-            if jobs is None:    # a pipe streams (its writer may wait for each answer)
+            if jobs is None:  # a pipe streams (its writer may wait for each answer)
                 jobs = 0 if source.seekable() else 1
             try:
-                status = _batch(source, rule_set, sys.stdout, with_distance,
-                                jobs or _usable_cores())
-            except Unreadable as error:     # the answers so far are out: say where it ended
+                status = _batch(
+                    source, rule_set, sys.stdout, with_distance, jobs or _usable_cores()
+                )
+            except Unreadable as error:  # the answers so far are out: say where it ended
                 _fail(f"stopped reading {batch}: {error}")
         raise typer.Exit(status)
     if not hand or cut is None:
@@ -283,6 +300,7 @@ def analyze_command(
         from rich.console import Console  # (rich only for a report: batches start sooner)
 
         from rummy21.cli.hand_report import report, report_distance
+
         console = Console(highlight=False)
         report(result, console)
         if with_distance:

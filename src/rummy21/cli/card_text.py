@@ -29,17 +29,18 @@ _TOKEN = re.compile(r"\b(?:10|[2-9AJQKT])[SHDC]\b")
 def pretty_cards(text: str) -> str:
     """``text`` with every card written in notation (``10H``) given its suit symbol (``10♥``),
     except inside single quotes (what the player typed, or is shown to type)."""
+
     def symbol(match: re.Match[str]) -> str:
         try:
             return Card.parse(match.group(0)).pretty()
         except CardError:
             return match.group(0)
+
     parts = _QUOTED.split(text)
     return "".join(part if i % 2 else _TOKEN.sub(symbol, part) for i, part in enumerate(parts))
 
 
-def card_text(card: Card, jokers: Jokers | None, drawn: bool = False,
-              values: bool = True) -> Text:
+def card_text(card: Card, jokers: Jokers | None, drawn: bool = False, values: bool = True) -> Text:
     """One card; with ``jokers``, jokers marked ``*`` and (with ``values``) value cards ``$``;
     ``drawn``: marked ``◀`` as the card just drawn."""
     style = "bold magenta" if card.suit is None else _SUIT_STYLE[int(card.suit)]
@@ -53,8 +54,9 @@ def card_text(card: Card, jokers: Jokers | None, drawn: bool = False,
     return text
 
 
-def cards_text(cards: Sequence[Card], jokers: Jokers, drawn: Card | None = None,
-               values: bool = True) -> Text:
+def cards_text(
+    cards: Sequence[Card], jokers: Jokers, drawn: Card | None = None, values: bool = True
+) -> Text:
     """Cards separated by spaces, the first copy of ``drawn`` marked as just drawn."""
     line = Text()
     marked = False

@@ -49,15 +49,19 @@ def report(a: Analysis, console: Console) -> None:
         console.print("[red]not a valid declaration[/red]")
     p = a.penalty
     capped = f" (capped from {p.uncapped})" if p.uncapped != p.points else ""
-    console.print(f"penalty if another player declares: [bold]{p.points}[/bold]{capped} "
-                  f"by {p.rule.replace('_', ' ')}")
+    console.print(
+        f"penalty if another player declares: [bold]{p.points}[/bold]{capped} "
+        f"by {p.rule.replace('_', ' ')}"
+    )
     for line in _group_lines(p.groups, j):
         console.print(line)
     if p.loose:
         console.print(Text("  loose            ").append_text(_cards_line(p.loose, j)))
     v = a.value
-    console.print(f"value cards: {v.points} points ({v.cut} cut, {v.upper} upper, {v.lower} lower, "
-                  f"{v.marriages} marriage{'s' if v.marriages != 1 else ''})")
+    console.print(
+        f"value cards: {v.points} points ({v.cut} cut, {v.upper} upper, {v.lower} lower, "
+        f"{v.marriages} marriage{'s' if v.marriages != 1 else ''})"
+    )
 
 
 def report_distance(found: Distance, result: Analysis, console: Console) -> None:

@@ -62,8 +62,9 @@ HELP = """Commands
   any time:        hint   help   hand   quit
 Cards: rank A 2-10 J Q K (T for 10) and suit S H D C, e.g. 10H, QS, JK.
 Marks: * joker   $ value card (cut, upper, lower)   ◀ the card you just drew"""
-UNKNOWN = ("type s or o to draw, a card such as '7H' to discard, 'declare 7H', drop, hint, "
-           "help or quit")
+UNKNOWN = (
+    "type s or o to draw, a card such as '7H' to discard, 'declare 7H', drop, hint, help or quit"
+)
 
 #: Words that start an action: what follows them is the engine's to judge.
 _VERBS = {"draw", "discard", "d", "declare"}
@@ -81,16 +82,22 @@ def plural(count: int, word: str) -> str:
 
 
 # ------------------------------------------------------------------ layout
-def group_line(label: str, cards: Sequence[Card], jokers: Jokers, drawn: Card | None = None,
-               style: str = "") -> Text:
+def group_line(
+    label: str, cards: Sequence[Card], jokers: Jokers, drawn: Card | None = None, style: str = ""
+) -> Text:
     """One labelled line of cards."""
     line = Text(f"  {label:{LABEL_WIDTH}} ", style=style)
     line.append_text(cards_text(cards, jokers, drawn))
     return line
 
 
-def layout_lines(groups: Sequence[Group], loose: Sequence[Card], jokers: Jokers,
-                 drawn: Card | None = None, loose_label: str = "loose") -> list[Text]:
+def layout_lines(
+    groups: Sequence[Group],
+    loose: Sequence[Card],
+    jokers: Jokers,
+    drawn: Card | None = None,
+    loose_label: str = "loose",
+) -> list[Text]:
     """Groups with readable names, then the other cards one suit a line (jokers last);
     the first copy of ``drawn`` marked."""
     lines = []
@@ -101,14 +108,16 @@ def layout_lines(groups: Sequence[Group], loose: Sequence[Card], jokers: Jokers,
     for card in sorted(loose):
         by_suit.setdefault(4 if card.suit is None else int(card.suit), []).append(card)
     for i, suit in enumerate(sorted(by_suit)):
-        lines.append(group_line(loose_label if i == 0 else "", by_suit[suit], jokers, drawn,
-                                style="dim"))
+        lines.append(
+            group_line(loose_label if i == 0 else "", by_suit[suit], jokers, drawn, style="dim")
+        )
         drawn = None if drawn in by_suit[suit] else drawn
     return lines
 
 
-def penalty_reason(analysis: Analysis, layout: Suggestion, rules: RuleSet,
-                   whose: str = "your cards") -> tuple[str, str]:
+def penalty_reason(
+    analysis: Analysis, layout: Suggestion, rules: RuleSet, whose: str = "your cards"
+) -> tuple[str, str]:
     """The rule by which these 21 cards pay what they pay if another player declares now
     (RULES §7), e.g. ``full count 139, capped at 120``; and, when they pay the full count,
     why no save applies (else ``""``).
@@ -122,11 +131,13 @@ def penalty_reason(analysis: Analysis, layout: Suggestion, rules: RuleSet,
     if penalty.rule == "pure_save":
         shown = layout.route == Route.GROUPS and layout.loose_points == penalty.uncapped
         loose = "the loose cards" if penalty.uncapped else "no card left loose"
-        detail = loose if shown else \
-            f"the cards left outside groups once {needed} of them are pure"
+        detail = loose if shown else f"the cards left outside groups once {needed} of them are pure"
     elif penalty.rule == "dublee_save":
-        detail = f"a flat {rules.dublee_save_flat}" if rules.dublee_save is DubleeSave.FLAT \
+        detail = (
+            f"a flat {rules.dublee_save_flat}"
+            if rules.dublee_save is DubleeSave.FLAT
             else "the cards outside dublees"
+        )
     else:
         detail = "every card counts"
     if penalty.uncapped > penalty.points:
@@ -139,16 +150,19 @@ def penalty_reason(analysis: Analysis, layout: Suggestion, rules: RuleSet,
     if penalty.rule == "full_count":
         can = min(max_pure_groups(counts_of(analysis.cards)), needed)
         if can < needed:
-            why = (f"the pure save needs {plural(needed, 'pure group')}, {whose} can make "
-                   f"{can or 'none'}")
+            why = (
+                f"the pure save needs {plural(needed, 'pure group')}, {whose} can make "
+                f"{can or 'none'}"
+            )
     return text, why
 
 
 def penalty_sentence(analysis: Analysis, layout: Suggestion, rules: RuleSet) -> str:
     """``pays N if someone declares now: …`` (:func:`penalty_reason`) in one sentence."""
     text, why = penalty_reason(analysis, layout, rules)
-    return f"pays {analysis.penalty.points} if someone declares now: {text}" + \
-        (f" — {why}" if why else "")
+    return f"pays {analysis.penalty.points} if someone declares now: {text}" + (
+        f" — {why}" if why else ""
+    )
 
 
 def value_note(analysis: Analysis) -> str:
@@ -167,8 +181,10 @@ def hint_text(view: View, advice: Advice | None = None) -> str:
         card = advice.release.pretty()
         if advice.declare:
             option = advice.analysis.options[0]
-            return (f"Declare! Finish with {card} ('declare {advice.release}'): the other 21 "
-                    f"cards are a valid declaration (option {option}).")
+            return (
+                f"Declare! Finish with {card} ('declare {advice.release}'): the other 21 "
+                f"cards are a valid declaration (option {option})."
+            )
         pays = penalty_sentence(advice.analysis, advice.layout, view.rules)
         return f"Discard {card}: then your hand {pays}."
     top = view.top
@@ -178,16 +194,22 @@ def hint_text(view: View, advice: Advice | None = None) -> str:
         why = []
         group = next((g for g in after.layout.groups if top.card in g.cards), None)
         if group is not None:
-            why.append(f"it goes into {' '.join(c.pretty() for c in group.cards)} "
-                       f"({group.kind.label})")
+            why.append(
+                f"it goes into {' '.join(c.pretty() for c in group.cards)} ({group.kind.label})"
+            )
         before_pays, after_pays = advice.analysis.penalty.points, after.analysis.penalty.points
         if after_pays < before_pays:
             why.append(f"you would pay {after_pays} instead of {before_pays}")
         elif after.layout.loose_points < advice.layout.loose_points:
-            why.append(f"{after.layout.loose_points} points left loose instead of "
-                       f"{advice.layout.loose_points}")
-        then = f"then declare, finishing with {after.release.pretty()}" if after.declare \
+            why.append(
+                f"{after.layout.loose_points} points left loose instead of "
+                f"{advice.layout.loose_points}"
+            )
+        then = (
+            f"then declare, finishing with {after.release.pretty()}"
+            if after.declare
             else f"then discard {after.release.pretty()}"
+        )
         return f"Take {top.card.pretty()} from the open pile: {'; '.join(why + [then])}."
     if top is None:
         return "Draw from the stock."
@@ -200,20 +222,20 @@ def speak(message: str, names: Sequence[str]) -> str:
     """An engine refusal as said to the player at seat 0: cards with suit symbols, no seat
     numbers."""
     turn = re.fullmatch(r"it is not your turn: seat (\d+) is to play", message)
-    if turn:   # the engine numbers seats; the player knows names
+    if turn:  # the engine numbers seats; the player knows names
         message = f"it is not your turn: {names[int(turn.group(1))]} is playing"
     return pretty_cards(message)
 
 
-TONE_STYLES = {Tone.NOTICE: "yellow", Tone.BAD: "red", Tone.GOOD: "bold green",
-               Tone.END: "bold"}
+TONE_STYLES = {Tone.NOTICE: "yellow", Tone.BAD: "red", Tone.GOOD: "bold green", Tone.END: "bold"}
 
 
 class Session:
     """One terminal match: reads commands, lets the bots play, prints what happens."""
 
-    def __init__(self, console: Console, match: Match, bots: Sequence[Bot | None],
-                 deals: int = 0) -> None:
+    def __init__(
+        self, console: Console, match: Match, bots: Sequence[Bot | None], deals: int = 0
+    ) -> None:
         self.out = console
         self.match = match
         self.bots = bots
@@ -224,7 +246,7 @@ class Session:
     # ------------------------------------------------------------- input
     def ask(self, prompt: str) -> str:
         self.out.print(Text(prompt, style="bold cyan"), end="")
-        line = sys.stdin.readline() if sys.stdin is not None else ""   # closed: as at its end
+        line = sys.stdin.readline() if sys.stdin is not None else ""  # closed: as at its end
         if not line:
             self.out.print()
             raise Quit
@@ -245,8 +267,9 @@ class Session:
                 table = self.match.new_deal()
                 self._seen = 0
                 of = f" of {self.deals}" if self.deals else ""
-                self.out.rule(f"Deal {len(self.match.deals) + 1}{of} · "
-                              f"{self.names[table.dealer]} dealt")
+                self.out.rule(
+                    f"Deal {len(self.match.deals) + 1}{of} · {self.names[table.dealer]} dealt"
+                )
                 totals_shown, in_deal = False, True
                 self.play(table)
                 self.match.record(table)
@@ -284,7 +307,7 @@ class Session:
     # --------------------------------------------------------- narration
     def narrate(self, table: Table) -> None:
         log = table.log
-        for event in log[self._seen:]:
+        for event in log[self._seen :]:
             line = self.describe(public_event(event), table)
             if line:
                 self.out.print(line)
@@ -296,8 +319,9 @@ class Session:
         if event.seat == HUMAN and event.action in (EventAction.DREW, EventAction.DISCARDED):
             return None
         line = Text(style=TONE_STYLES.get(TONES.get(event.action, Tone.PLAIN), ""))
-        for part in narrate(event, lambda seat: "" if seat is None else self.names[seat],
-                            table.rules):
+        for part in narrate(
+            event, lambda seat: "" if seat is None else self.names[seat], table.rules
+        ):
             if isinstance(part, Card):
                 line.append_text(card_text(part, table.jokers))
             else:
@@ -322,8 +346,11 @@ class Session:
         for s in view.seats:
             if s.seat == view.seat:
                 continue
-            state = f"{s.cards} cards" if s.standing is Standing.ACTIVE else \
-                (f"dropped ({s.drop.value})" if s.drop else s.standing.value.replace("_", " "))
+            state = (
+                f"{s.cards} cards"
+                if s.standing is Standing.ACTIVE
+                else (f"dropped ({s.drop.value})" if s.drop else s.standing.value.replace("_", " "))
+            )
             others.append(f"{self.names[s.seat]}: {state}")
         self.out.print("   ".join(others), style="dim")
 
@@ -338,37 +365,48 @@ class Session:
             for line in layout_lines(layout.groups, layout.loose, j):
                 self.out.print(line)
             if analysis.valid:
-                self.out.print(f"  A valid declaration (option {analysis.options[0]}): draw, "
-                               "then finish with a card you do not need.", style="bold green")
+                self.out.print(
+                    f"  A valid declaration (option {analysis.options[0]}): draw, "
+                    "then finish with a card you do not need.",
+                    style="bold green",
+                )
             self.print_penalty("It", analysis, layout, rules)
         else:
             drawn = view.drawn
-            self.out.print(Text(f"Your hand, {len(view.hand)} cards: keep 21, let one go.",
-                                style="bold"))
+            self.out.print(
+                Text(f"Your hand, {len(view.hand)} cards: keep 21, let one go.", style="bold")
+            )
             mark = None if drawn == release else drawn
             for line in layout_lines(layout.groups, layout.loose, j, mark):
                 self.out.print(line)
             label = "finish with" if advice.declare else "suggested discard"
-            line = group_line(label, [release], j, drawn if drawn == release else None,
-                              style="bold")
+            line = group_line(
+                label, [release], j, drawn if drawn == release else None, style="bold"
+            )
             if advice.declare:
-                line.append(f"   declare {release}: the other 21 cards are a valid "
-                            f"declaration (option {analysis.options[0]})", style="bold green")
+                line.append(
+                    f"   declare {release}: the other 21 cards are a valid "
+                    f"declaration (option {analysis.options[0]})",
+                    style="bold green",
+                )
                 self.out.print(line)
             else:
                 self.out.print(line.append(f"   (type {release})", style="dim"))
-                self.print_penalty(f"After discarding {release.pretty()} your hand", analysis,
-                                   layout, rules)
+                self.print_penalty(
+                    f"After discarding {release.pretty()} your hand", analysis, layout, rules
+                )
         note = value_note(analysis)
         if note:
             self.out.print(f"  {note[0].upper()}{note[1:]}.", style="green")
         return advice
 
-    def print_penalty(self, subject: str, analysis: Analysis, layout: Suggestion,
-                      rules: RuleSet) -> None:
+    def print_penalty(
+        self, subject: str, analysis: Analysis, layout: Suggestion, rules: RuleSet
+    ) -> None:
         text, why = penalty_reason(analysis, layout, rules)
-        self.out.print(f"  {subject} pays {analysis.penalty.points} if someone declares now: "
-                       f"{text}.")
+        self.out.print(
+            f"  {subject} pays {analysis.penalty.points} if someone declares now: {text}."
+        )
         if why:
             self.out.print(f"  ({why[0].upper()}{why[1:]}.)", style="dim")
 
@@ -382,8 +420,11 @@ class Session:
             view = table.view(HUMAN)
             if view.phase is Phase.DRAW:
                 top = view.top
-                offer = f", [o]pen {top.card.pretty()}" \
-                    if top is not None and view.can_take_open else ""
+                offer = (
+                    f", [o]pen {top.card.pretty()}"
+                    if top is not None and view.can_take_open
+                    else ""
+                )
                 prompt = f"Draw: [s]tock{offer}, drop, hint, help, quit > "
             else:
                 prompt = "Discard a card (e.g. 7H), declare CARD, hint, help, quit > "
@@ -414,14 +455,23 @@ class Session:
             if isinstance(action, Draw) and not table.over:
                 drawn = table.drawn
                 assert drawn is not None
-                verb, where = ("draw", "the stock") if action.source is Source.STOCK \
+                verb, where = (
+                    ("draw", "the stock")
+                    if action.source is Source.STOCK
                     else ("take", "the open pile")
-                self.out.print(Text(f"You {verb} ").append_text(card_text(drawn, view.jokers))
-                               .append(f" from {where}."))
+                )
+                self.out.print(
+                    Text(f"You {verb} ")
+                    .append_text(card_text(drawn, view.jokers))
+                    .append(f" from {where}.")
+                )
                 self.show_hand(table.view(HUMAN))
             elif isinstance(action, Discard):
-                self.out.print(Text("You discard ").append_text(
-                    card_text(action.card, view.jokers)).append("."))
+                self.out.print(
+                    Text("You discard ")
+                    .append_text(card_text(action.card, view.jokers))
+                    .append(".")
+                )
 
     def parse(self, command: str, view: View, table: Table) -> Action | None:
         """The action a command asks for, checked by the table; ``None`` if the player thought
@@ -432,7 +482,7 @@ class Session:
         if not known:
             if len(words) == 1:
                 try:
-                    return Discard(Card.parse(words[0]))   # a bare card discards it
+                    return Discard(Card.parse(words[0]))  # a bare card discards it
                 except CardError:
                     pass
             raise IllegalActionError(f"unknown command {command!r}: {UNKNOWN}")
@@ -457,25 +507,36 @@ class Session:
         left_out: tuple[Card, ...] = ()
         if action.groups is not None and check is not None:
             for group in check.shown:
-                mark = "✓ " + group.group.kind.label if group.group \
+                mark = (
+                    "✓ " + group.group.kind.label
+                    if group.group
                     else f"✗ {pretty_cards(group.reason or '')}"
+                )
                 self.out.print(group_line("shown", group.cards, j).append(f"  {mark}"))
             left_out = check.loose
             if left_out:
-                self.out.print(group_line("left out", left_out, j).append(
-                    f"  ✗ {plural(len(left_out), 'card')} in no group of yours"))
+                self.out.print(
+                    group_line("left out", left_out, j).append(
+                        f"  ✗ {plural(len(left_out), 'card')} in no group of yours"
+                    )
+                )
             if check.options_as_shown:
                 self.out.print(f"  As shown: option {check.options_as_shown[0]}.")
             else:
-                self.out.print(f"  As shown: {self._shortfall(check.shown, left_out, view)} — "
-                               "not a declaration as laid out.", style="dim")
+                self.out.print(
+                    f"  As shown: {self._shortfall(check.shown, left_out, view)} — "
+                    "not a declaration as laid out.",
+                    style="dim",
+                )
         analysis = verdict.analysis
         if verdict.valid:
             laid_out = check is not None and not check.options_as_shown
             but = "But the" if laid_out else "The"
-            self.out.print(f"  {but} 21 cards are a valid declaration (option {verdict.option})"
-                           + (": the cards count, not the layout." if laid_out else "."),
-                           style="green")
+            self.out.print(
+                f"  {but} 21 cards are a valid declaration (option {verdict.option})"
+                + (": the cards count, not the layout." if laid_out else "."),
+                style="green",
+            )
             if laid_out and analysis.groups:
                 self.out.print("  They can be laid out as:", style="dim")
                 for line in layout_lines(analysis.groups, analysis.loose, j, None, "other"):
@@ -483,10 +544,12 @@ class Session:
         if not verdict.valid:
             return self.confirm(
                 f"These 21 cards are not a valid declaration: a wrong declaration costs "
-                f"{view.rules.wrong_declaration}. Declare anyway?")
+                f"{view.rules.wrong_declaration}. Declare anyway?"
+            )
         if left_out:
-            return self.confirm(f"Your layout leaves {plural(len(left_out), 'card')} out. "
-                                "Declare anyway?")
+            return self.confirm(
+                f"Your layout leaves {plural(len(left_out), 'card')} out. Declare anyway?"
+            )
         return True
 
     @staticmethod
@@ -513,8 +576,9 @@ class Session:
         j = table.jokers
         self.out.rule("Hands")
         for seat in result.seats:
-            self.out.print(Text(f"{self.names[seat.seat]} — {self._standing(seat, result)}",
-                                style="bold"))
+            self.out.print(
+                Text(f"{self.names[seat.seat]} — {self._standing(seat, result)}", style="bold")
+            )
             pays = f"pays {seat.penalty}" + (f" ({seat.rule.label})" if seat.rule else "")
             layout = None
             if seat.standing is Standing.ACTIVE and seat.cards:
@@ -525,18 +589,21 @@ class Session:
                     text, why = penalty_reason(reading, layout, table.rules, "the cards")
                     pays = f"pays {seat.penalty}: {text}" + (f" — {why}" if why else "")
             if layout is not None and not seat.groups:
-                lines = layout_lines(layout.groups, layout.loose, j)   # arranged for display
+                lines = layout_lines(layout.groups, layout.loose, j)  # arranged for display
             else:
-                lines = layout_lines(seat.groups, seat.loose, j, None,
-                                     "loose" if seat.groups else "cards")
+                lines = layout_lines(
+                    seat.groups, seat.loose, j, None, "loose" if seat.groups else "cards"
+                )
             for line in lines:
                 self.out.print(line)
             marriages = f", {plural(seat.marriages, 'marriage')}" if seat.marriages else ""
-            score = (f"value cards {seat.value}{marriages} (net {seat.value_net:+d})"
-                     + (f" · loss cap {seat.cap_adjustment:+d}" if seat.cap_adjustment else "")
-                     + f" · deal score [bold]{seat.score:+d}[/bold] · total "
-                     f"{self.match.totals[seat.seat]:+d}")
-            if ":" in pays:   # a long reason: the score on a line of its own
+            score = (
+                f"value cards {seat.value}{marriages} (net {seat.value_net:+d})"
+                + (f" · loss cap {seat.cap_adjustment:+d}" if seat.cap_adjustment else "")
+                + f" · deal score [bold]{seat.score:+d}[/bold] · total "
+                f"{self.match.totals[seat.seat]:+d}"
+            )
+            if ":" in pays:  # a long reason: the score on a line of its own
                 self.out.print(f"  {pays}")
                 self.out.print(f"  {score}")
             else:
@@ -556,8 +623,12 @@ class Session:
 
     def show_totals(self) -> None:
         match = self.match
-        table = RichTable("player", "total points", f"money (× {match.point_value})",
-                          title=f"Running totals after {plural(len(match.deals), 'deal')}")
+        table = RichTable(
+            "player",
+            "total points",
+            f"money (× {match.point_value})",
+            title=f"Running totals after {plural(len(match.deals), 'deal')}",
+        )
         for seat, name in enumerate(self.names):
             total, money = match.totals[seat], match.money(seat)
             table.add_row(name, f"{total:+d}" if total else "0", f"{money:+}" if money else "0")
@@ -567,25 +638,28 @@ class Session:
 @app.command("play")
 def play_command(
     players: int = typer.Option(2, "--players", "-p", help="Seats, you included (2-6)."),
-    bots: str = typer.Option("greedy", "--bots",
-                             help="Comma-separated bots for the other seats, repeated to fill "
-                                  "them: greedy, random."),
+    bots: str = typer.Option(
+        "greedy",
+        "--bots",
+        help="Comma-separated bots for the other seats, repeated to fill them: greedy, random.",
+    ),
     rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible deals."),
-    deals: int = typer.Option(0, "--deals", help="Stop after this many deals (0: until you "
-                                                 "quit)."),
-    point_value: str = typer.Option("1", "--point-value",
-                                    help="Money per point: 0 to 1,000,000, at most 4 decimal "
-                                         "places."),
+    deals: int = typer.Option(0, "--deals", help="Stop after this many deals (0: until you quit)."),
+    point_value: str = typer.Option(
+        "1", "--point-value", help="Money per point: 0 to 1,000,000, at most 4 decimal places."
+    ),
 ) -> None:
     """Play 21 Card Rummy in the terminal against bots."""
     err = Console(stderr=True, highlight=False)
     try:
         rule_set = RuleSet.preset(rules)
         if not rule_set.min_players <= players <= rule_set.max_players:
-            raise ValueError(f"--players must be {rule_set.min_players} to "
-                             f"{rule_set.max_players} (you and 1 to "
-                             f"{rule_set.max_players - 1} bots), not {players}")
+            raise ValueError(
+                f"--players must be {rule_set.min_players} to "
+                f"{rule_set.max_players} (you and 1 to "
+                f"{rule_set.max_players - 1} bots), not {players}"
+            )
         if deals < 0:
             raise ValueError(f"--deals must be 0 (until you quit) or more, not {deals}")
         names = parse_bot_names(bots, players - 1)
@@ -596,8 +670,10 @@ def play_command(
     seated: list[Bot | None] = [None, *make_bots(names, seed=seed)]
     match = Match(players, rule_set, seed=seed, point_value=value)
     console = Console(highlight=False)
-    console.print(f"21 Card Rummy — rules [bold]{rule_set.name}[/bold], you against "
-                  f"{', '.join(names)}. Type [bold]help[/bold] for commands.")
+    console.print(
+        f"21 Card Rummy — rules [bold]{rule_set.name}[/bold], you against "
+        f"{', '.join(names)}. Type [bold]help[/bold] for commands."
+    )
     status = Session(console, match, seated, deals).run()
     if status:
         raise typer.Exit(status)

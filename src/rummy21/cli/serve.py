@@ -67,11 +67,15 @@ def check_database(url: str) -> str:
         _fail(f"--db {shown}: unknown kind of database {parsed.drivername!r} ({_URL_EXAMPLES})")
     except ImportError as error:
         if parsed.get_backend_name() == "postgresql":
-            _fail(f"--db {shown} needs the PostgreSQL driver ({error.name or 'psycopg'}), which "
-                  f"is not installed: pip install 'rummy21[postgres]'")
-        _fail(f"--db {shown} needs the driver {error.name or parsed.drivername}, which is not "
-              f"installed")
-    except OSError as error:    # the SQLite file's folder cannot be made
+            _fail(
+                f"--db {shown} needs the PostgreSQL driver ({error.name or 'psycopg'}), which "
+                f"is not installed: pip install 'rummy21[postgres]'"
+            )
+        _fail(
+            f"--db {shown} needs the driver {error.name or parsed.drivername}, which is not "
+            f"installed"
+        )
+    except OSError as error:  # the SQLite file's folder cannot be made
         reason = "a file is in the way" if isinstance(error, FileExistsError) else error.strerror
         _fail(f"--db {shown}: cannot make the folder {error.filename or ''}: {reason}")
     except SQLAlchemyError as error:
@@ -115,19 +119,32 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8021, min=1, max=65535, help="Port to listen on."),
     db: str | None = typer.Option(
-        None, help="SQLAlchemy database URL (default: a SQLite file in the user data "
-                   "directory; e.g. postgresql+psycopg://user@host/rummy21)."),
-    bot_delay: float = typer.Option(0.8, min=0.0, max=30.0,
-                                    help="Seconds a bot waits before each move."),
-    next_deal: float = typer.Option(20.0, "--next-deal", min=0.0, max=600.0,
-                                    help="Seconds a deal's result stays up before the next "
-                                         "deal (sooner when every player is ready)."),
+        None,
+        help="SQLAlchemy database URL (default: a SQLite file in the user data "
+        "directory; e.g. postgresql+psycopg://user@host/rummy21).",
+    ),
+    bot_delay: float = typer.Option(
+        0.8, min=0.0, max=30.0, help="Seconds a bot waits before each move."
+    ),
+    next_deal: float = typer.Option(
+        20.0,
+        "--next-deal",
+        min=0.0,
+        max=600.0,
+        help="Seconds a deal's result stays up before the next "
+        "deal (sooner when every player is ready).",
+    ),
     absent_grace: float = typer.Option(
-        60.0, "--absent-grace", min=0.0, max=3600.0,
+        60.0,
+        "--absent-grace",
+        min=0.0,
+        max=3600.0,
         help="Seconds a player whose turn it is may stay disconnected before the turn times "
-             "out (also at tables without a turn timer; 0: wait for ever)."),
-    log_level: LogLevel = typer.Option(LogLevel.info, case_sensitive=False,
-                                       help="uvicorn log level."),
+        "out (also at tables without a turn timer; 0: wait for ever).",
+    ),
+    log_level: LogLevel = typer.Option(
+        LogLevel.info, case_sensitive=False, help="uvicorn log level."
+    ),
 ) -> None:
     """Serve the browser table: create a table, share its link, play against people and bots."""
     try:
@@ -135,23 +152,30 @@ def serve(
         from uvicorn.config import LOG_LEVELS
 
         from rummy21.server import create_app
-    except ImportError as error:   # the optional dependencies are missing
-        _fail(f"rummy21 serve needs the server extras: pip install 'rummy21[server]' "
-              f"({error})")
+    except ImportError as error:  # the optional dependencies are missing
+        _fail(f"rummy21 serve needs the server extras: pip install 'rummy21[server]' ({error})")
     if not host.strip():
         _fail("--host must name an address to listen on (e.g. 127.0.0.1, or 0.0.0.0 for all)")
     url = default_db_url() if db is None else db
     shown = check_database(url)
     check_address(host, port)
-    logging.basicConfig(level=LOG_LEVELS[log_level.value],
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=LOG_LEVELS[log_level.value], format="%(levelname)s %(name)s: %(message)s"
+    )
     typer.echo(f"rummy21: database {shown}")
     typer.echo(f"rummy21: open http://{host}:{port}/ in a browser")
-    application = create_app(url, bot_delay=bot_delay, next_deal_seconds=next_deal,
-                             absent_grace=absent_grace)
+    application = create_app(
+        url, bot_delay=bot_delay, next_deal_seconds=next_deal, absent_grace=absent_grace
+    )
     # Live tables make many short-lived objects and few cycles: collect the young generation
     # less often, so that hundreds of tables do not pay for frequent full collections.
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
-    uvicorn.run(application, host=host, port=port, log_level=log_level.value,
-                ws_max_size=64 * 1024, proxy_headers=False)
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level=log_level.value,
+        ws_max_size=64 * 1024,
+        proxy_headers=False,
+    )

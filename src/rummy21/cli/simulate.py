@@ -24,8 +24,9 @@ from rummy21.ruleset import RuleSet
 DEFAULT_TURN_LIMIT = 500
 
 
-def simulate(players: int, deals: int, seed: int, bots: list[str], rules: RuleSet
-             ) -> Iterator[DealRecord]:
+def simulate(
+    players: int, deals: int, seed: int, bots: list[str], rules: RuleSet
+) -> Iterator[DealRecord]:
     """Play ``deals`` deals of a seeded match with ``bots`` and yield each deal's record.
 
     >>> rules = RuleSet().with_(turn_limit=20)
@@ -40,20 +41,29 @@ def simulate(players: int, deals: int, seed: int, bots: list[str], rules: RuleSe
         yield match.record(table)
 
 
-def summary(records: list[DealRecord], players: int, bots: list[str], rules: RuleSet,
-            seed: int) -> dict[str, Any]:
+def summary(
+    records: list[DealRecord], players: int, bots: list[str], rules: RuleSet, seed: int
+) -> dict[str, Any]:
     """Totals, wins, mean score per deal and how deals ended."""
     totals = [sum(r.scores[s] for r in records) for s in range(players)]
     wins = [sum(1 for r in records if r.winner == s) for s in range(players)]
     reasons = Counter(r.reason.value for r in records)
     count = len(records)
-    return {"summary": {
-        "deals": count, "players": players, "bots": bots, "rules": rules.name, "seed": seed,
-        "turn_limit": rules.turn_limit, "totals": totals, "wins": wins,
-        "mean_scores": [round(t / count, 3) if count else 0.0 for t in totals],
-        "reasons": {k: reasons.get(k, 0) for k in ("declared", "last_active", "wash")},
-        "mean_turns": round(sum(r.turns for r in records) / count, 3) if count else 0.0,
-    }}
+    return {
+        "summary": {
+            "deals": count,
+            "players": players,
+            "bots": bots,
+            "rules": rules.name,
+            "seed": seed,
+            "turn_limit": rules.turn_limit,
+            "totals": totals,
+            "wins": wins,
+            "mean_scores": [round(t / count, 3) if count else 0.0 for t in totals],
+            "reasons": {k: reasons.get(k, 0) for k in ("declared", "last_active", "wash")},
+            "mean_turns": round(sum(r.turns for r in records) / count, 3) if count else 0.0,
+        }
+    }
 
 
 @app.command("simulate")
@@ -61,29 +71,38 @@ def simulate_command(
     players: int = typer.Option(4, "--players", "-p", help="Seats at the table (2-6)."),
     deals: int = typer.Option(10, "--deals", "-k", help="Number of deals to play."),
     seed: int = typer.Option(0, "--seed", help="Match seed: same seed, same output."),
-    bots: str = typer.Option("random", "--bots",
-                             help="Comma-separated bots by seat, repeated to fill the table: "
-                                  "greedy, random."),
+    bots: str = typer.Option(
+        "random",
+        "--bots",
+        help="Comma-separated bots by seat, repeated to fill the table: greedy, random.",
+    ),
     turn_limit: int | None = typer.Option(
-        None, "--turn-limit", help=f"Turns before a deal is a wash (default {DEFAULT_TURN_LIMIT}"
-                                   " unless the rule set has one; 0 for none)."),
+        None,
+        "--turn-limit",
+        help=f"Turns before a deal is a wash (default {DEFAULT_TURN_LIMIT}"
+        " unless the rule set has one; 0 for none).",
+    ),
     rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON object per deal, then a "
-                                                       "summary line."),
+    as_json: bool = typer.Option(
+        False, "--json", help="One JSON object per deal, then a summary line."
+    ),
 ) -> None:
     """Let bots play DEALS deals and report how each ended and the scores."""
     err = Console(stderr=True)
     try:
         rule_set = RuleSet.preset(rules)
         if turn_limit is not None and turn_limit < 0:
-            raise ValueError(f"--turn-limit must be a positive number of turns (or 0 for none), "
-                             f"not {turn_limit}")
-        limit = turn_limit if turn_limit is not None else \
-            (rule_set.turn_limit or DEFAULT_TURN_LIMIT)
+            raise ValueError(
+                f"--turn-limit must be a positive number of turns (or 0 for none), not {turn_limit}"
+            )
+        limit = (
+            turn_limit if turn_limit is not None else (rule_set.turn_limit or DEFAULT_TURN_LIMIT)
+        )
         rule_set = rule_set.with_(turn_limit=limit or None)
         if not rule_set.min_players <= players <= rule_set.max_players:
-            raise ValueError(f"--players must be {rule_set.min_players} to "
-                             f"{rule_set.max_players}, not {players}")
+            raise ValueError(
+                f"--players must be {rule_set.min_players} to {rule_set.max_players}, not {players}"
+            )
         if deals < 0:
             raise ValueError(f"--deals must be 0 or more, not {deals}")
         names = parse_bot_names(bots, players)
@@ -98,8 +117,15 @@ def simulate_command(
             print(json.dumps(record.to_dict()), flush=True)
         print(json.dumps(summary(records, players, names, rule_set, seed)))
         return
-    with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as progress:
+    with Progress(
+        TextColumn("deals"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as progress:
         task = progress.add_task("deals", total=deals)
         for record in runs:
             records.append(record)
@@ -112,12 +138,19 @@ def _print_summary(data: dict[str, Any]) -> None:
     reasons = data["reasons"]
     deals = data["deals"]
     limit = f"turn limit {data['turn_limit']}" if data["turn_limit"] else "no turn limit"
-    out.print(f"{deals} deal{'' if deals == 1 else 's'}, rules {data['rules']}, seed "
-              f"{data['seed']}, {limit}: {reasons['declared']} declared, {reasons['last_active']} "
-              f"won by the last active player, {reasons['wash']} washed; "
-              f"{data['mean_turns']} turns a deal on average")
+    out.print(
+        f"{deals} deal{'' if deals == 1 else 's'}, rules {data['rules']}, seed "
+        f"{data['seed']}, {limit}: {reasons['declared']} declared, {reasons['last_active']} "
+        f"won by the last active player, {reasons['wash']} washed; "
+        f"{data['mean_turns']} turns a deal on average"
+    )
     table = RichTable("seat", "bot", "wins", "total", "mean per deal")
     for seat, bot in enumerate(data["bots"]):
-        table.add_row(str(seat), bot, str(data["wins"][seat]), str(data["totals"][seat]),
-                      f"{data['mean_scores'][seat]:+.2f}")
+        table.add_row(
+            str(seat),
+            bot,
+            str(data["wins"][seat]),
+            str(data["totals"][seat]),
+            f"{data['mean_scores'][seat]:+.2f}",
+        )
     out.print(table)

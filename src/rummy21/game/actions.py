@@ -85,8 +85,14 @@ class TimeOut:
 
 Action: TypeAlias = Draw | Discard | Declare | Drop | TimeOut
 
-_SOURCES = {"stock": Source.STOCK, "s": Source.STOCK, "closed": Source.STOCK,
-            "open": Source.OPEN, "o": Source.OPEN, "pile": Source.OPEN}
+_SOURCES = {
+    "stock": Source.STOCK,
+    "s": Source.STOCK,
+    "closed": Source.STOCK,
+    "open": Source.OPEN,
+    "o": Source.OPEN,
+    "pile": Source.OPEN,
+}
 
 
 def as_card(card: Card | str) -> Card:
@@ -142,5 +148,7 @@ def parse_action(text: str) -> Action:
         return Drop()
     if verb in ("timeout", "time-out") and not rest:
         return TimeOut()
-    raise IllegalActionError(f"unknown action {text.strip()!r}: expected draw stock, draw open, "
-                             "discard CARD, declare CARD, drop or timeout")
+    raise IllegalActionError(
+        f"unknown action {text.strip()!r}: expected draw stock, draw open, "
+        "discard CARD, declare CARD, drop or timeout"
+    )

@@ -66,7 +66,7 @@ def deal_shoe(shoe: Sequence[Card], players: int, dealer: int, hand_size: int) -
         hands[seat].append(card)
     n = len(order)
     cut, open_card = shoe[n], shoe[n + 1]
-    stock = tuple(shoe[n + 2:]) + (cut,)
+    stock = tuple(shoe[n + 2 :]) + (cut,)
     return Layout(tuple(tuple(h) for h in hands), cut, open_card, stock)
 
 
@@ -84,8 +84,15 @@ def check_shoe(shoe: Sequence[Card], printed_jokers: int) -> None:
         raise SetupError(f"not a full shoe of {len(want)} cards: " + "; ".join(parts))
 
 
-def arrange_shoe(hands: Sequence[Sequence[Card]], cut: Card, open_card: Card, *,
-                 dealer: int, printed_jokers: int, stock: Sequence[Card] = ()) -> list[Card]:
+def arrange_shoe(
+    hands: Sequence[Sequence[Card]],
+    cut: Card,
+    open_card: Card,
+    *,
+    dealer: int,
+    printed_jokers: int,
+    stock: Sequence[Card] = (),
+) -> list[Card]:
     """The shoe order that deals ``hands``, ``cut`` and ``open_card`` with ``stock`` on top.
 
     The stock continues with every remaining card, sorted in canonical card order; the cut card

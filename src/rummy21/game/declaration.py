@@ -36,16 +36,18 @@ class Verdict:
     """The submitted layout, judged group by group (when groups were given or judged as shown)."""
 
 
-def judge(cards: Sequence[Card], groups: Sequence[Sequence[Card]] | None, jokers: Jokers,
-          rules: RuleSet) -> Verdict:
+def judge(
+    cards: Sequence[Card], groups: Sequence[Sequence[Card]] | None, jokers: Jokers, rules: RuleSet
+) -> Verdict:
     """Judge 21 shown ``cards`` with an optional layout ``groups`` (a subset of ``cards``).
 
     With ``rules.judging == "as_shown"`` and no layout, the solver's own arrangement is shown.
     """
     if groups is None and rules.judging != Judging.AS_SHOWN:
         analysis = analyze_counts(counts_of(cards), jokers, rules)
-        return Verdict(analysis.valid, analysis.options[0] if analysis.options else None,
-                       analysis, None)
+        return Verdict(
+            analysis.valid, analysis.options[0] if analysis.options else None, analysis, None
+        )
     if groups is None:
         auto = analyze_counts(counts_of(cards), jokers, rules)
         groups = [g.cards for g in auto.groups]

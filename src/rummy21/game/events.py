@@ -153,11 +153,14 @@ class DealEnded(Record):
     scores: tuple[int, ...]
 
 
-Event: TypeAlias = DealStarted | Drew | Reshuffled | Discarded | Declared | Dropped | TimedOut \
-    | DealEnded
+Event: TypeAlias = (
+    DealStarted | Drew | Reshuffled | Discarded | Declared | Dropped | TimedOut | DealEnded
+)
 
-EVENT_TYPES: dict[str, type[Any]] = {cls.kind: cls for cls in (
-    DealStarted, Drew, Reshuffled, Discarded, Declared, Dropped, TimedOut, DealEnded)}
+EVENT_TYPES: dict[str, type[Any]] = {
+    cls.kind: cls
+    for cls in (DealStarted, Drew, Reshuffled, Discarded, Declared, Dropped, TimedOut, DealEnded)
+}
 
 
 def _encode(value: Any) -> Any:
@@ -197,12 +200,19 @@ def _cards(value: Any) -> tuple[Card, ...]:
 
 
 _DECODERS: dict[str, Any] = {
-    "card": Card.parse, "finish": Card.parse, "cut": Card.parse, "open_card": Card.parse,
+    "card": Card.parse,
+    "finish": Card.parse,
+    "cut": Card.parse,
+    "open_card": Card.parse,
     "cards": _cards,
     "shoe": lambda v: None if v is None else _cards(v),
     "groups": lambda v: None if v is None else tuple(_cards(g) for g in v),
-    "source": Source, "drop": DropKind, "reason": EndReason, "option": Option,
-    "rules": rules_from_dict, "scores": tuple,
+    "source": Source,
+    "drop": DropKind,
+    "reason": EndReason,
+    "option": Option,
+    "rules": rules_from_dict,
+    "scores": tuple,
 }
 
 
@@ -215,8 +225,9 @@ def event_from_dict(data: dict[str, Any]) -> Event:
             if f.name in data:
                 decode = _DECODERS.get(f.name)
                 value = data[f.name]
-                kwargs[f.name] = decode(value) if decode is not None and value is not None \
-                    else value
+                kwargs[f.name] = (
+                    decode(value) if decode is not None and value is not None else value
+                )
         event: Event = cls(**kwargs)
     except (KeyError, TypeError, ValueError) as error:
         raise ReplayError(f"malformed event {data!r}: {error}") from None

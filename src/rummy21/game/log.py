@@ -25,8 +25,9 @@ def dump_log(events: Iterable[Event]) -> str:
 
 def load_log(source: str | Iterable[Event | dict[str, Any] | str]) -> list[Event]:
     """Events from JSON-lines text, or from an iterable of events, dicts or JSON lines."""
-    items: Iterable[Event | dict[str, Any] | str] = \
+    items: Iterable[Event | dict[str, Any] | str] = (
         source.splitlines() if isinstance(source, str) else source
+    )
     events: list[Event] = []
     for number, item in enumerate(items, 1):
         if isinstance(item, Record):

@@ -61,8 +61,9 @@ def parse_point_value(text: str | Decimal) -> Decimal:
     if not amount.is_finite() or not 0 <= amount <= MAX_POINT_VALUE:
         raise ValueError(f"the point value is a number from 0 to 1000000, not {text!r}")
     if amount != amount.quantize(Decimal(1).scaleb(-POINT_VALUE_PLACES)):
-        raise ValueError(f"the point value has at most {POINT_VALUE_PLACES} decimal places, "
-                         f"not {text!r}")
+        raise ValueError(
+            f"the point value has at most {POINT_VALUE_PLACES} decimal places, not {text!r}"
+        )
     if amount == amount.to_integral_value():
         return abs(amount.quantize(Decimal(1)))
     return amount.normalize()
@@ -110,8 +111,16 @@ class DealSummary:
         result = table.result
         if not table.over or result is None:
             raise GameError("the deal is not over yet")
-        return cls(number, table.dealer, table.seed, result.winner, result.reason,
-                   result.option, table.turns, result.scores)
+        return cls(
+            number,
+            table.dealer,
+            table.seed,
+            result.winner,
+            result.reason,
+            result.option,
+            table.turns,
+            result.scores,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,9 +131,15 @@ class DealRecord(DealSummary):
 
     def to_dict(self) -> dict[str, Any]:
         """The summary line ``rummy21 simulate`` prints for a deal."""
-        return {"deal": self.number, "seed": self.seed, "winner": self.winner,
-                "reason": self.reason.value, "option": self.option, "turns": self.turns,
-                "scores": list(self.scores)}
+        return {
+            "deal": self.number,
+            "seed": self.seed,
+            "winner": self.winner,
+            "reason": self.reason.value,
+            "option": self.option,
+            "turns": self.turns,
+            "scores": list(self.scores),
+        }
 
     def log_text(self) -> str:
         return dump_log(self.log)
@@ -134,17 +149,25 @@ class Match:
     """Deals at one table. With ``seed`` every deal's seed comes from ``random.Random(seed)``
     (:func:`deal_seed`); ``table_factory`` deals them some other way (tests)."""
 
-    def __init__(self, players: int, rules: RuleSet = CLASSIC, *, seed: int | None = None,
-                 point_value: Decimal | int | str = Decimal(1),
-                 table_factory: DealFactory | None = None) -> None:
+    def __init__(
+        self,
+        players: int,
+        rules: RuleSet = CLASSIC,
+        *,
+        seed: int | None = None,
+        point_value: Decimal | int | str = Decimal(1),
+        table_factory: DealFactory | None = None,
+    ) -> None:
         if not rules.min_players <= players <= rules.max_players:
-            raise SetupError(f"the rule set {rules.name!r} seats {rules.min_players} to "
-                             f"{rules.max_players} players, not {players}")
+            raise SetupError(
+                f"the rule set {rules.name!r} seats {rules.min_players} to "
+                f"{rules.max_players} players, not {players}"
+            )
         self._players = players
         self._rules = rules
         self._seed = seed
         self._seeds = None if seed is None else random.Random(seed)
-        self._drawn: list[int] = []   # the deal seeds drawn so far, deal 0 first
+        self._drawn: list[int] = []  # the deal seeds drawn so far, deal 0 first
         self._point_value = Decimal(point_value)
         self._factory = table_factory
         self._totals = [0] * players
@@ -153,10 +176,18 @@ class Match:
         self._recorded = False
 
     @classmethod
-    def rebuild(cls, players: int, rules: RuleSet = CLASSIC, *, seed: int | None = None,
-                point_value: Decimal | int | str = Decimal(1),
-                deals: Iterable[DealSummary] = (), current: Table | None = None,
-                recorded: bool = False, table_factory: DealFactory | None = None) -> Match:
+    def rebuild(
+        cls,
+        players: int,
+        rules: RuleSet = CLASSIC,
+        *,
+        seed: int | None = None,
+        point_value: Decimal | int | str = Decimal(1),
+        deals: Iterable[DealSummary] = (),
+        current: Table | None = None,
+        recorded: bool = False,
+        table_factory: DealFactory | None = None,
+    ) -> Match:
         """The match as it stood after ``deals`` (its recorded deals, numbered from 0): it
         deals on with the seeds and dealers it would have used had it dealt them itself.
 
@@ -164,12 +195,13 @@ class Match:
         ``recorded``, the last of ``deals`` (over: shown until the next deal); without, the
         deal after them (in progress, or over and waiting for :meth:`record`).
         """
-        match = cls(players, rules, seed=seed, point_value=point_value,
-                    table_factory=table_factory)
+        match = cls(players, rules, seed=seed, point_value=point_value, table_factory=table_factory)
         for summary in deals:
             if summary.number != len(match._deals):
-                raise GameError(f"deal {summary.number + 1} follows deal "
-                                f"{len(match._deals)}: the deals are not all there")
+                raise GameError(
+                    f"deal {summary.number + 1} follows deal "
+                    f"{len(match._deals)}: the deals are not all there"
+                )
             match._add(summary)
         if current is None:
             if recorded:
@@ -181,8 +213,10 @@ class Match:
         if recorded and not current.over:
             raise GameError("a recorded deal is over")
         if current.dealer != match._dealer_of(number) or current.players != players:
-            raise GameError(f"deal {number + 1} is dealt by seat {match._dealer_of(number) + 1} "
-                            f"at a table of {players}")
+            raise GameError(
+                f"deal {number + 1} is dealt by seat {match._dealer_of(number) + 1} "
+                f"at a table of {players}"
+            )
         match._current, match._recorded = current, recorded
         return match
 
@@ -259,8 +293,9 @@ class Match:
         if not self.recorded:
             raise GameError("record the current deal before dealing the next")
         if table.players != self._players or table.dealer != self.dealer:
-            raise GameError(f"the next deal is dealt by seat {self.dealer + 1} at a table of "
-                            f"{self._players}")
+            raise GameError(
+                f"the next deal is dealt by seat {self.dealer + 1} at a table of {self._players}"
+            )
         self._current, self._recorded = table, False
         return table
 
@@ -276,9 +311,17 @@ class Match:
         summary = DealSummary.of(len(self._deals), table)
         self._add(summary)
         self._recorded = True
-        return DealRecord(summary.number, summary.dealer, summary.seed, summary.winner,
-                          summary.reason, summary.option, summary.turns, summary.scores,
-                          table.log)
+        return DealRecord(
+            summary.number,
+            summary.dealer,
+            summary.seed,
+            summary.winner,
+            summary.reason,
+            summary.option,
+            summary.turns,
+            summary.scores,
+            table.log,
+        )
 
     def _dealer_of(self, number: int) -> int:
         return (self._players - 1 + number) % self._players

@@ -44,9 +44,14 @@ class Tone(StrEnum):
     END = "end"
 
 
-TONES = {EventAction.RESHUFFLED: Tone.NOTICE, EventAction.DROPPED: Tone.NOTICE,
-         EventAction.TIMED_OUT: Tone.NOTICE, EventAction.DECLARED_WRONGLY: Tone.BAD,
-         EventAction.DECLARED: Tone.GOOD, EventAction.DEAL_ENDED: Tone.END}
+TONES = {
+    EventAction.RESHUFFLED: Tone.NOTICE,
+    EventAction.DROPPED: Tone.NOTICE,
+    EventAction.TIMED_OUT: Tone.NOTICE,
+    EventAction.DECLARED_WRONGLY: Tone.BAD,
+    EventAction.DECLARED: Tone.GOOD,
+    EventAction.DEAL_ENDED: Tone.END,
+}
 
 
 def _verb(who: str, base: str, third: str) -> str:
@@ -62,26 +67,39 @@ def narrate(event: PublicEvent, name: Namer, rules: RuleSet) -> Sentence:
         case EventAction.DEALT:
             jokers = Jokers.from_cut(Card.parse(event.detail or "JK"))
             assert event.card is not None
-            return ("Cut card ", jokers.cut, f" (jokers: every {jokers.wild_rank_name}, ",
-                    jokers.upper, ", ", jokers.lower, " and JK); open card ", event.card, ".")
+            return (
+                "Cut card ",
+                jokers.cut,
+                f" (jokers: every {jokers.wild_rank_name}, ",
+                jokers.upper,
+                ", ",
+                jokers.lower,
+                " and JK); open card ",
+                event.card,
+                ".",
+            )
         case EventAction.DREW if event.detail == "open":
             assert event.card is not None
             return (_verb(who, "take", "takes") + " ", event.card, " from the open pile.")
         case EventAction.DREW:
-            if event.card is not None:      # a replay shows a player its own draws
+            if event.card is not None:  # a replay shows a player its own draws
                 return (_verb(who, "draw", "draws") + " ", event.card, " from the stock.")
             return (_verb(who, "draw", "draws") + " from the stock.",)
         case EventAction.DISCARDED:
             assert event.card is not None
             return (_verb(who, "discard", "discards") + " ", event.card, f".{forced}")
         case EventAction.RESHUFFLED:
-            return (f"The stock ran out: the open pile's {number} cards below its top were "
-                    "shuffled into a new stock.",)
+            return (
+                f"The stock ran out: the open pile's {number} cards below its top were "
+                "shuffled into a new stock.",
+            )
         case EventAction.DECLARED:
             return (_verb(who, "declare", "declares") + f" — option {event.detail}!",)
         case EventAction.DECLARED_WRONGLY:
-            return (_verb(who, "declare", "declares") + " wrongly: "
-                    f"{rules.wrong_declaration} points and out of the deal.",)
+            return (
+                _verb(who, "declare", "declares") + " wrongly: "
+                f"{rules.wrong_declaration} points and out of the deal.",
+            )
         case EventAction.DROPPED:
             return (_verb(who, "drop", "drops") + f" ({event.detail} drop, {number} points).",)
         case EventAction.TIMED_OUT:
@@ -90,8 +108,7 @@ def narrate(event: PublicEvent, name: Namer, rules: RuleSet) -> Sentence:
             turns = f"{number} turn{'' if number == 1 else 's'}"
             if event.detail == EndReason.WASH:
                 return (f"The deal ends in a wash after {turns}.",)
-            how = "declared" if event.detail == EndReason.DECLARED \
-                else "the last player left"
+            how = "declared" if event.detail == EndReason.DECLARED else "the last player left"
             return (_verb(who, "win", "wins") + f" the deal after {turns} ({how}).",)
     return (str(event.action),)
 

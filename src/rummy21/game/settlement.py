@@ -76,13 +76,21 @@ class SeatResult:
     score: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "standing": self.standing.value,
-                "drop": self.drop.value if self.drop else None,
-                "cards": [str(c) for c in self.cards], "penalty": self.penalty, "rule": self.rule,
-                "groups": [g.to_dict() for g in self.groups],
-                "loose": [str(c) for c in self.loose], "value": self.value,
-                "marriages": self.marriages, "value_net": self.value_net,
-                "cap_adjustment": self.cap_adjustment, "score": self.score}
+        return {
+            "seat": self.seat,
+            "standing": self.standing.value,
+            "drop": self.drop.value if self.drop else None,
+            "cards": [str(c) for c in self.cards],
+            "penalty": self.penalty,
+            "rule": self.rule,
+            "groups": [g.to_dict() for g in self.groups],
+            "loose": [str(c) for c in self.loose],
+            "value": self.value,
+            "marriages": self.marriages,
+            "value_net": self.value_net,
+            "cap_adjustment": self.cap_adjustment,
+            "score": self.score,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +107,13 @@ class Settlement:
         return tuple(s.score for s in self.seats)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"reason": self.reason.value, "winner": self.winner, "option": self.option,
-                "scores": list(self.scores), "seats": [s.to_dict() for s in self.seats]}
+        return {
+            "reason": self.reason.value,
+            "winner": self.winner,
+            "option": self.option,
+            "scores": list(self.scores),
+            "seats": [s.to_dict() for s in self.seats],
+        }
 
 
 def value_net(values: Sequence[int]) -> list[int]:
@@ -149,17 +162,30 @@ def cap_losses(pay: Sequence[Sequence[int]], cap: int, dealer: int) -> list[list
     return matrix
 
 
-def settle(rules: RuleSet, jokers: Jokers, dealer: int, reason: EndReason, winner: int | None,
-           option: Option | None, seats: Sequence[SeatEnd],
-           declaration: Analysis | None = None) -> Settlement:
+def settle(
+    rules: RuleSet,
+    jokers: Jokers,
+    dealer: int,
+    reason: EndReason,
+    winner: int | None,
+    option: Option | None,
+    seats: Sequence[SeatEnd],
+    declaration: Analysis | None = None,
+) -> Settlement:
     """Score a finished deal.
 
     ``declaration`` is the analysis of the declarer's 21 cards (for its arrangement).
     """
     if reason is EndReason.WASH or winner is None:
-        return Settlement(reason, None, None, tuple(
-            SeatResult(s.seat, s.standing, s.drop, s.cards, 0, None, (), s.cards, 0, 0, 0, 0, 0)
-            for s in seats))
+        return Settlement(
+            reason,
+            None,
+            None,
+            tuple(
+                SeatResult(s.seat, s.standing, s.drop, s.cards, 0, None, (), s.cards, 0, 0, 0, 0, 0)
+                for s in seats
+            ),
+        )
     n = len(seats)
     pay = [[0] * n for _ in range(n)]
     penalty = [0] * n
@@ -184,8 +210,9 @@ def settle(rules: RuleSet, jokers: Jokers, dealer: int, reason: EndReason, winne
         elif s.standing is Standing.DROPPED:
             kind = s.drop or DropKind.MIDDLE
             penalty[s.seat] = drop_points(kind, rules)
-            rule[s.seat] = PenaltyRule.FIRST_DROP if kind is DropKind.FIRST \
-                else PenaltyRule.MIDDLE_DROP
+            rule[s.seat] = (
+                PenaltyRule.FIRST_DROP if kind is DropKind.FIRST else PenaltyRule.MIDDLE_DROP
+            )
         else:
             found = analysis_of(s).penalty
             penalty[s.seat], rule[s.seat] = found.points, found.rule
@@ -196,16 +223,26 @@ def settle(rules: RuleSet, jokers: Jokers, dealer: int, reason: EndReason, winne
         pay[s.seat][winner] += penalty[s.seat]
         pay[winner][s.seat] -= penalty[s.seat]
 
-    takers = [s for s in seats if s.standing in (Standing.ACTIVE, Standing.DECLARED)
-              or (rules.dropped_value is DroppedValue.MIDDLE and s.standing is Standing.DROPPED
-                  and s.drop is DropKind.MIDDLE)]
+    takers = [
+        s
+        for s in seats
+        if s.standing in (Standing.ACTIVE, Standing.DECLARED)
+        or (
+            rules.dropped_value is DroppedValue.MIDDLE
+            and s.standing is Standing.DROPPED
+            and s.drop is DropKind.MIDDLE
+        )
+    ]
     values = [0] * n
     marriages = [0] * n
     for s in takers:
         points, married = rules.value_points(*jokers.value_counts(s.cards))
         # The "seen" rule: without three pure groups a player pays others but earns nothing.
-        if rules.value_needs_pure and s.standing is not Standing.DECLARED \
-                and not analysis_of(s).pure_groups_possible:
+        if (
+            rules.value_needs_pure
+            and s.standing is not Standing.DECLARED
+            and not analysis_of(s).pure_groups_possible
+        ):
             points = married = 0
         values[s.seat], marriages[s.seat] = points, married
     for a in takers:
@@ -219,8 +256,22 @@ def settle(rules: RuleSet, jokers: Jokers, dealer: int, reason: EndReason, winne
     if rules.total_loss_cap is not None:
         pay = cap_losses(pay, rules.total_loss_cap, dealer)
     scores = [-sum(row) for row in pay]
-    results = tuple(SeatResult(s.seat, s.standing, s.drop, s.cards, penalty[s.seat], rule[s.seat],
-                               groups[s.seat], loose[s.seat], values[s.seat], marriages[s.seat],
-                               nets[s.seat], scores[s.seat] - before[s.seat], scores[s.seat])
-                    for s in seats)
+    results = tuple(
+        SeatResult(
+            s.seat,
+            s.standing,
+            s.drop,
+            s.cards,
+            penalty[s.seat],
+            rule[s.seat],
+            groups[s.seat],
+            loose[s.seat],
+            values[s.seat],
+            marriages[s.seat],
+            nets[s.seat],
+            scores[s.seat] - before[s.seat],
+            scores[s.seat],
+        )
+        for s in seats
+    )
     return Settlement(reason, winner, option, results)

@@ -70,18 +70,28 @@ class Table:
     (then ``seed``, if given, drives only reshuffles). ``dealer`` defaults to the last seat.
     """
 
-    def __init__(self, players: int, rules: RuleSet = CLASSIC, *, seed: int | None = None,
-                 dealer: int | None = None, shoe: Sequence[Card] | None = None,
-                 reshuffles: Iterable[Sequence[Card]] | None = None) -> None:
+    def __init__(
+        self,
+        players: int,
+        rules: RuleSet = CLASSIC,
+        *,
+        seed: int | None = None,
+        dealer: int | None = None,
+        shoe: Sequence[Card] | None = None,
+        reshuffles: Iterable[Sequence[Card]] | None = None,
+    ) -> None:
         if not isinstance(players, int) or not rules.min_players <= players <= rules.max_players:
-            raise SetupError(f"the rule set {rules.name!r} seats {rules.min_players} to "
-                             f"{rules.max_players} players, not {players}")
+            raise SetupError(
+                f"the rule set {rules.name!r} seats {rules.min_players} to "
+                f"{rules.max_players} players, not {players}"
+            )
         dealer = players - 1 if dealer is None else dealer
         if not isinstance(dealer, int) or not 0 <= dealer < players:
             raise SetupError(f"the dealer must be a seat 0..{players - 1}, not {dealer}")
         self._rules = rules
-        self._rng: random.Random = random.Random(seed) if seed is not None \
-            else secrets.SystemRandom()
+        self._rng: random.Random = (
+            random.Random(seed) if seed is not None else secrets.SystemRandom()
+        )
         recorded: tuple[Card, ...] | None
         if shoe is None:
             order = shuffled_shoe(rules.printed_jokers, self._rng)
@@ -97,7 +107,7 @@ class Table:
         self._jokers = Jokers.from_cut(layout.cut)
         self._hands = [counts_of(h) for h in layout.hands]
         self._sizes = [len(h) for h in layout.hands]
-        self._stock: list[Card] = list(reversed(layout.stock))   # pop() takes the top card
+        self._stock: list[Card] = list(reversed(layout.stock))  # pop() takes the top card
         self._open: list[OpenCard] = [OpenCard(layout.open_card, None)]
         self._out: list[tuple[Card, ...]] = [() for _ in range(players)]
         self._finish: Card | None = None
@@ -114,8 +124,9 @@ class Table:
         self._forced_orders = None if reshuffles is None else deque(tuple(r) for r in reshuffles)
         self._log: list[Event] = []
         self._public: list[PublicEvent] = []
-        self._record(DealStarted(players, dealer, seed, rules, layout.cut, layout.open_card,
-                                 recorded))
+        self._record(
+            DealStarted(players, dealer, seed, rules, layout.cut, layout.open_card, recorded)
+        )
 
     def _record(self, event: Event) -> None:
         self._log.append(event)
@@ -200,8 +211,9 @@ class Table:
 
     def zones(self) -> dict[str, list[Card]]:
         """Where every one of the shoe's cards is (full information, for tests and tools)."""
-        zones: dict[str, list[Card]] = {f"hand {s}": list(self.hand(s))
-                                        for s in range(self._players)}
+        zones: dict[str, list[Card]] = {
+            f"hand {s}": list(self.hand(s)) for s in range(self._players)
+        }
         zones.update({f"out {s}": list(self._out[s]) for s in range(self._players)})
         zones["stock"] = list(reversed(self._stock))
         zones["open"] = [o.card for o in self._open]
@@ -226,8 +238,9 @@ class Table:
         if not self._hands[self._turn][card.index]:
             raise IllegalActionError(f"you hold no {card}")
         if card == self._blocked():
-            raise IllegalActionError(f"{card} was just taken from the open pile: "
-                                     f"it cannot be {verb} this turn")
+            raise IllegalActionError(
+                f"{card} was just taken from the open pile: it cannot be {verb} this turn"
+            )
 
     # --------------------------------------------------------------- draw
     def verify_draw(self, source: Source | str = Source.STOCK, seat: int | None = None) -> None:
@@ -254,8 +267,9 @@ class Table:
             return False
         return True
 
-    def draw(self, source: Source | str = Source.STOCK,
-             seat: int | None = None) -> Drew | DealEnded:
+    def draw(
+        self, source: Source | str = Source.STOCK, seat: int | None = None
+    ) -> Drew | DealEnded:
         """Draw the top card of the stock or the open pile.
 
         Drawing from an empty stock first reshuffles the open pile but its top card; if that
@@ -332,8 +346,9 @@ class Table:
         return event
 
     # ------------------------------------------------------------ declare
-    def verify_declare(self, finish: Card | str, groups: Groups | None = None,
-                       seat: int | None = None) -> tuple[Card, tuple[tuple[Card, ...], ...] | None]:
+    def verify_declare(
+        self, finish: Card | str, groups: Groups | None = None, seat: int | None = None
+    ) -> tuple[Card, tuple[tuple[Card, ...], ...] | None]:
         """Raise :class:`IllegalActionError` unless the player in turn may declare now.
 
         A wrong declaration is legal (and costly); this checks only that the player has drawn,
@@ -352,20 +367,24 @@ class Table:
             try:
                 without(shown, (c for group in layout for c in group))
             except MissingCard as error:
-                raise IllegalActionError(f"the layout shows {error.card}, which you do not "
-                                         "hold (besides the finish card)") from None
+                raise IllegalActionError(
+                    f"the layout shows {error.card}, which you do not "
+                    "hold (besides the finish card)"
+                ) from None
         return card, layout
 
-    def can_declare(self, finish: Card | str, groups: Groups | None = None,
-                    seat: int | None = None) -> bool:
+    def can_declare(
+        self, finish: Card | str, groups: Groups | None = None, seat: int | None = None
+    ) -> bool:
         try:
             self.verify_declare(finish, groups, seat)
         except IllegalActionError:
             return False
         return True
 
-    def declare(self, finish: Card | str, groups: Groups | None = None,
-                seat: int | None = None) -> Declared:
+    def declare(
+        self, finish: Card | str, groups: Groups | None = None, seat: int | None = None
+    ) -> Declared:
         """Finish with ``finish`` and show the other 21 cards (optionally laid out in ``groups``).
 
         A valid declaration ends the deal; a wrong one costs ``rules.wrong_declaration`` and
@@ -396,8 +415,7 @@ class Table:
         """Raise :class:`IllegalActionError` unless the player in turn may drop now."""
         self._actor(seat)
         if self._phase is not Phase.DRAW:
-            raise IllegalActionError("you can drop only at the start of your turn, "
-                                     "before drawing")
+            raise IllegalActionError("you can drop only at the start of your turn, before drawing")
 
     def can_drop(self, seat: int | None = None) -> bool:
         try:
@@ -497,12 +515,33 @@ class Table:
         self._turn = nxt
         self._phase = Phase.DRAW
 
-    def _end(self, reason: EndReason, winner: int | None = None, option: Option | None = None,
-             verdict: Verdict | None = None) -> DealEnded:
-        seats = [SeatEnd(s, self._standing[s], self._out[s] or _cards(self._hands[s]),
-                         self._played[s], self._drops[s]) for s in range(self._players)]
-        self._result = settle(self._rules, self._jokers, self._dealer, reason, winner, option,
-                              seats, None if verdict is None else verdict.analysis)
+    def _end(
+        self,
+        reason: EndReason,
+        winner: int | None = None,
+        option: Option | None = None,
+        verdict: Verdict | None = None,
+    ) -> DealEnded:
+        seats = [
+            SeatEnd(
+                s,
+                self._standing[s],
+                self._out[s] or _cards(self._hands[s]),
+                self._played[s],
+                self._drops[s],
+            )
+            for s in range(self._players)
+        ]
+        self._result = settle(
+            self._rules,
+            self._jokers,
+            self._dealer,
+            reason,
+            winner,
+            option,
+            seats,
+            None if verdict is None else verdict.analysis,
+        )
         self._phase = Phase.OVER
         self._drawn = self._drawn_from = None
         event = DealEnded(winner, reason, option, self._turns, self._result.scores)
@@ -524,8 +563,11 @@ class Table:
             actions.append(Drop())
             return actions
         blocked = self._blocked()
-        cards = [ALL_CARDS[i] for i, n in enumerate(self._hands[self._turn])
-                 if n and ALL_CARDS[i] != blocked]
+        cards = [
+            ALL_CARDS[i]
+            for i, n in enumerate(self._hands[self._turn])
+            if n and ALL_CARDS[i] != blocked
+        ]
         return [*(Discard(c) for c in cards), *(Declare(c) for c in cards)]
 
     def verify(self, action: Action, seat: int | None = None) -> None:
@@ -571,19 +613,36 @@ class Table:
             raise IllegalActionError(f"no seat {seat} at a table of {self._players}")
         own_turn = seat == self._turn and self._phase is Phase.DISCARD
         return View(
-            seat=seat, players=self._players, dealer=self._dealer, rules=self._rules,
-            jokers=self._jokers, turn=self.turn, phase=self._phase, hand=self.hand(seat),
+            seat=seat,
+            players=self._players,
+            dealer=self._dealer,
+            rules=self._rules,
+            jokers=self._jokers,
+            turn=self.turn,
+            phase=self._phase,
+            hand=self.hand(seat),
             drawn=self._drawn if own_turn else None,
             drawn_from=self._drawn_from if own_turn else None,
-            stock_size=len(self._stock), open_pile=self.open_pile,
-            seats=tuple(SeatInfo(s, self._sizes[s], self._standing[s], self._drops[s],
-                                 self._played[s], self._timeouts[s])
-                        for s in range(self._players)),
-            history=tuple(self._public), turns=self._turns,
+            stock_size=len(self._stock),
+            open_pile=self.open_pile,
+            seats=tuple(
+                SeatInfo(
+                    s,
+                    self._sizes[s],
+                    self._standing[s],
+                    self._drops[s],
+                    self._played[s],
+                    self._timeouts[s],
+                )
+                for s in range(self._players)
+            ),
+            history=tuple(self._public),
+            turns=self._turns,
             scores=self.scores,
             blocked=self._blocked() if own_turn else None,
             can_take_open=seat == self._turn and self.can_draw(Source.OPEN),
-            drop_cost=drop_cost(self._played[seat], self._rules))
+            drop_cost=drop_cost(self._played[seat], self._rules),
+        )
 
     # --------------------------------------------------------------- replay
     @classmethod
@@ -597,11 +656,18 @@ class Table:
         if not events or not isinstance(events[0], DealStarted):
             raise ReplayError("a deal log starts with a deal_started record")
         head = events[0]
-        orders = [e.cards for e in events if isinstance(e, Reshuffled)] \
-            if head.seed is None else None
+        orders = (
+            [e.cards for e in events if isinstance(e, Reshuffled)] if head.seed is None else None
+        )
         try:
-            table = cls(head.players, head.rules, seed=head.seed, dealer=head.dealer,
-                        shoe=head.shoe, reshuffles=orders)
+            table = cls(
+                head.players,
+                head.rules,
+                seed=head.seed,
+                dealer=head.dealer,
+                shoe=head.shoe,
+                reshuffles=orders,
+            )
         except SetupError as error:
             raise ReplayError(f"cannot set up the table: {error}") from None
         for number, event in enumerate(events[1:], 2):
@@ -612,8 +678,10 @@ class Table:
         produced = table._log
         for number, (mine, theirs) in enumerate(zip(produced, events, strict=False), 1):
             if mine != theirs:
-                raise ReplayError(f"record {number} differs on replay: expected "
-                                  f"{theirs.to_dict()}, got {mine.to_dict()}")
+                raise ReplayError(
+                    f"record {number} differs on replay: expected "
+                    f"{theirs.to_dict()}, got {mine.to_dict()}"
+                )
         if len(produced) != len(events):
             raise ReplayError(f"the log has {len(events)} records, the replay {len(produced)}")
         return table

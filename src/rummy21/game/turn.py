@@ -27,16 +27,19 @@ from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
 
-def why_not_take(card: Card, discarded_by: int | None, jokers: Jokers,
-                 rules: RuleSet) -> str | None:
+def why_not_take(
+    card: Card, discarded_by: int | None, jokers: Jokers, rules: RuleSet
+) -> str | None:
     """Why the open card ``card`` may not be taken (RULES §6.1), or ``None`` if it may.
 
     A joker of any kind that a player discarded stays on the pile (unless the rule set allows
     joker pick-up); the first open card, turned up at the deal, may be taken whatever it is.
     """
     if discarded_by is not None and not rules.joker_pickup and jokers.is_joker(card):
-        return (f"{card} is a joker a player discarded: "
-                "a discarded joker cannot be taken from the open pile")
+        return (
+            f"{card} is a joker a player discarded: "
+            "a discarded joker cannot be taken from the open pile"
+        )
     return None
 
 

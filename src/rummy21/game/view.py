@@ -81,7 +81,7 @@ class EventAction(StrEnum):
     TIMED_OUT = "timed_out"
     DEAL_ENDED = "deal_ended"
 
-    def __repr__(self) -> str:   # reads as it travels in JSON ('drew')
+    def __repr__(self) -> str:  # reads as it travels in JSON ('drew')
         return repr(self.value)
 
 
@@ -96,36 +96,38 @@ class PublicEvent:
     number: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "seat": self.seat,
-                "card": None if self.card is None else str(self.card),
-                "detail": self.detail, "number": self.number}
+        return {
+            "action": self.action,
+            "seat": self.seat,
+            "card": None if self.card is None else str(self.card),
+            "detail": self.detail,
+            "number": self.number,
+        }
 
 
 def public_event(event: Event) -> PublicEvent:
     """The public face of an event record."""
     if isinstance(event, DealStarted):
-        return PublicEvent(EventAction.DEALT, None, event.open_card, str(event.cut),
-                           event.players)
+        return PublicEvent(EventAction.DEALT, None, event.open_card, str(event.cut), event.players)
     if isinstance(event, Drew):
         card = event.card if event.source is Source.OPEN else None
         return PublicEvent(EventAction.DREW, event.seat, card, event.source.value)
     if isinstance(event, Reshuffled):
         return PublicEvent(EventAction.RESHUFFLED, event.seat, None, None, len(event.cards))
     if isinstance(event, Discarded):
-        return PublicEvent(EventAction.DISCARDED, event.seat, event.card,
-                           "forced" if event.forced else None)
+        return PublicEvent(
+            EventAction.DISCARDED, event.seat, event.card, "forced" if event.forced else None
+        )
     if isinstance(event, Declared):
         if event.valid:
             return PublicEvent(EventAction.DECLARED, event.seat, None, event.option)
         return PublicEvent(EventAction.DECLARED_WRONGLY, event.seat)
     if isinstance(event, Dropped):
-        return PublicEvent(EventAction.DROPPED, event.seat, None, event.drop.value,
-                           event.points)
+        return PublicEvent(EventAction.DROPPED, event.seat, None, event.drop.value, event.points)
     if isinstance(event, TimedOut):
         return PublicEvent(EventAction.TIMED_OUT, event.seat, None, None, event.consecutive)
     assert isinstance(event, DealEnded)
-    return PublicEvent(EventAction.DEAL_ENDED, event.winner, None, event.reason.value,
-                       event.turns)
+    return PublicEvent(EventAction.DEAL_ENDED, event.winner, None, event.reason.value, event.turns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +179,12 @@ class View:
     def may_release(self, card: Card) -> bool:
         """Whether ``card`` may be discarded or finished now (held, after drawing, not the
         card just taken from the open pile)."""
-        return (self.my_turn and self.phase is Phase.DISCARD and card in self.hand
-                and card != self.blocked)
+        return (
+            self.my_turn
+            and self.phase is Phase.DISCARD
+            and card in self.hand
+            and card != self.blocked
+        )
 
     @property
     def releasable(self) -> tuple[Card, ...]:
@@ -189,21 +195,35 @@ class View:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "seat": self.seat, "players": self.players, "dealer": self.dealer,
-            "rules": self.rules.name, "jokers": self.jokers.to_dict(),
-            "turn": self.turn, "phase": self.phase.value,
+            "seat": self.seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "rules": self.rules.name,
+            "jokers": self.jokers.to_dict(),
+            "turn": self.turn,
+            "phase": self.phase.value,
             "hand": [str(c) for c in self.hand],
             "drawn": None if self.drawn is None else str(self.drawn),
             "drawn_from": None if self.drawn_from is None else self.drawn_from.value,
             "stock_size": self.stock_size,
-            "open_pile": [{"card": str(o.card), "discarded_by": o.discarded_by}
-                          for o in self.open_pile],
-            "seats": [{"seat": s.seat, "cards": s.cards, "standing": s.standing.value,
-                       "drop": s.drop.value if s.drop else None, "played": s.played,
-                       "timeouts": s.timeouts} for s in self.seats],
+            "open_pile": [
+                {"card": str(o.card), "discarded_by": o.discarded_by} for o in self.open_pile
+            ],
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "cards": s.cards,
+                    "standing": s.standing.value,
+                    "drop": s.drop.value if s.drop else None,
+                    "played": s.played,
+                    "timeouts": s.timeouts,
+                }
+                for s in self.seats
+            ],
             "history": [e.to_dict() for e in self.history],
             "turns": self.turns,
             "scores": None if self.scores is None else list(self.scores),
             "blocked": None if self.blocked is None else str(self.blocked),
-            "can_take_open": self.can_take_open, "drop_cost": self.drop_cost,
+            "can_take_open": self.can_take_open,
+            "drop_cost": self.drop_cost,
         }

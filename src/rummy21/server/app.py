@@ -74,13 +74,20 @@ log = logging.getLogger("rummy21.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
 HELLO_SECONDS = 30.0
-_STATUS = {"not_found": 404, "full": 409, "forbidden": 403, "not_finished": 409,
-           "rate_limited": 429}
+_STATUS = {
+    "not_found": 404,
+    "full": 409,
+    "forbidden": 403,
+    "not_finished": 409,
+    "rate_limited": 429,
+}
 PRIVATE_HISTORY = "the history of this table is open to its players only"
 TOO_MANY_GUESSES = "too many wrong seat tokens from your address: wait a minute and try again"
 
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
 
 
 class SecurityHeaders:
@@ -97,10 +104,12 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                headers += [(b"content-security-policy", CSP.encode()),
-                            (b"x-content-type-options", b"nosniff"),
-                            (b"referrer-policy", b"no-referrer"),
-                            (b"x-frame-options", b"DENY")]
+                headers += [
+                    (b"content-security-policy", CSP.encode()),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"x-frame-options", b"DENY"),
+                ]
                 message["headers"] = headers
             await send(message)
 
@@ -121,8 +130,9 @@ class GuessLimiter:
 
     MAX_ADDRESSES = 10_000
 
-    def __init__(self, limit: int = 10, window: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, limit: int = 10, window: float = 60.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.limit = limit
         self.window = window
         self._clock = clock
@@ -145,7 +155,7 @@ class GuessLimiter:
 
     def failed(self, address: str) -> None:
         now = self._clock()
-        if len(self._failures) >= self.MAX_ADDRESSES:   # forget the addresses gone quiet
+        if len(self._failures) >= self.MAX_ADDRESSES:  # forget the addresses gone quiet
             for old in list(self._failures):
                 self._recent(old, now)
             while len(self._failures) >= self.MAX_ADDRESSES:
@@ -166,11 +176,17 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": message, "code": code}, status_code=status)
 
 
-def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
-               next_deal_seconds: float = 20.0, allow_seed: bool = False,
-               rate_limit: float | None = 40.0,
-               table_factory: TableFactory | None = None, absent_grace: float = 60.0,
-               hello_failures: int = 10) -> FastAPI:
+def create_app(
+    db_url: str = "sqlite://",
+    *,
+    bot_delay: float = 0.8,
+    next_deal_seconds: float = 20.0,
+    allow_seed: bool = False,
+    rate_limit: float | None = 40.0,
+    table_factory: TableFactory | None = None,
+    absent_grace: float = 60.0,
+    hello_failures: int = 10,
+) -> FastAPI:
     """The server for the database at ``db_url`` (any SQLAlchemy URL).
 
     ``bot_delay`` is the pause before each bot move (0 in tests), ``next_deal_seconds`` how
@@ -181,9 +197,14 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
     the seat in turn may have no open connection before it times out (0: no limit);
     ``hello_failures`` how many wrong seat tokens one client address may send a minute.
     """
-    settings = Settings(bot_delay=bot_delay, next_deal_seconds=next_deal_seconds,
-                        allow_seed=allow_seed, rate_limit=rate_limit,
-                        table_factory=table_factory, absent_grace=absent_grace)
+    settings = Settings(
+        bot_delay=bot_delay,
+        next_deal_seconds=next_deal_seconds,
+        allow_seed=allow_seed,
+        rate_limit=rate_limit,
+        table_factory=table_factory,
+        absent_grace=absent_grace,
+    )
     guesses = GuessLimiter(hello_failures)
 
     @asynccontextmanager
@@ -203,8 +224,9 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
             await rooms.close()
             store.close()
 
-    app = FastAPI(title="rummy21", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+    app = FastAPI(
+        title="rummy21", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -237,8 +259,9 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
 
     # ------------------------------------------------------------------ pages
     def page(name: str) -> FileResponse:
-        return FileResponse(STATIC / name, media_type="text/html",
-                            headers={"cache-control": "no-cache"})
+        return FileResponse(
+            STATIC / name, media_type="text/html", headers={"cache-control": "no-cache"}
+        )
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> Response:
@@ -266,11 +289,20 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         if body.seed is not None and not settings.allow_seed:
-            raise RoomError("forbidden", "this server deals live tables from a secure shuffle; "
-                                         "it does not accept seeds")
-        config = RoomConfig(len(body.seats), body.rules, body.point_value, body.turn_seconds,
-                            body.deals, tuple(body.seats), host=body.seats.index("human"),
-                            public_history=body.public_history)
+            raise RoomError(
+                "forbidden",
+                "this server deals live tables from a secure shuffle; it does not accept seeds",
+            )
+        config = RoomConfig(
+            len(body.seats),
+            body.rules,
+            body.point_value,
+            body.turn_seconds,
+            body.deals,
+            tuple(body.seats),
+            host=body.seats.index("human"),
+            public_history=body.public_history,
+        )
         room, seat, token = await rooms_of(request).create(config, body.name, body.seed)
         return {"code": room.code, "seat": seat, "token": token, "url": f"/t/{room.code}"}
 
@@ -306,11 +338,17 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
     async def list_deals(code: str, request: Request) -> dict[str, Any]:
         room = await room_or_404(request, code)
         viewer = history_viewer(request, room)
-        return {"code": room.code, "names": room.names, "rules": room.config.rules,
-                "point_value": room.config.point_value, "deals": room.config.deals,
-                "finished": [present.summary_dict(s) for s in room.match.deals],
-                "totals": list(room.match.totals), "viewer": viewer,
-                "public_history": room.config.public_history}
+        return {
+            "code": room.code,
+            "names": room.names,
+            "rules": room.config.rules,
+            "point_value": room.config.point_value,
+            "deals": room.config.deals,
+            "finished": [present.summary_dict(s) for s in room.match.deals],
+            "totals": list(room.match.totals),
+            "viewer": viewer,
+            "public_history": room.config.public_history,
+        }
 
     @app.get("/api/tables/{code}/deals/{number}")
     async def deal_replay(code: str, number: int, request: Request) -> dict[str, Any]:
@@ -318,21 +356,30 @@ def create_app(db_url: str = "sqlite://", *, bot_delay: float = 0.8,
         viewer = history_viewer(request, room)
         summary = next((s for s in room.match.deals if s.number == number), None)
         if summary is None:
-            raise RoomError("not_finished", f"deal {number + 1} is not finished"
-                            if 0 <= number <= room.number else f"no deal {number + 1}")
+            raise RoomError(
+                "not_finished",
+                f"deal {number + 1} is not finished"
+                if 0 <= number <= room.number
+                else f"no deal {number + 1}",
+            )
         store: Store = request.app.state.store
         lines = await store.read(partial(repository.deal_log, code=room.code, number=number))
-        replay = await asyncio.to_thread(replay_deal, lines, number, viewer,
-                                         room.match.point_value, room.names)
-        return {"code": room.code, "deal": number, "names": room.names,
-                "summary": present.summary_dict(summary), **replay}
+        replay = await asyncio.to_thread(
+            replay_deal, lines, number, viewer, room.match.point_value, room.names
+        )
+        return {
+            "code": room.code,
+            "deal": number,
+            "names": room.names,
+            "summary": present.summary_dict(summary),
+            **replay,
+        }
 
     # -------------------------------------------------------------- WebSocket
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
-        conn = Connection(websocket.send_text, lambda c: websocket.close(c),
-                          settings.rate_limit)
+        conn = Connection(websocket.send_text, lambda c: websocket.close(c), settings.rate_limit)
         pump = asyncio.create_task(conn.pump())
         room: Room | None = None
         try:
@@ -372,8 +419,7 @@ async def _receive(websocket: WebSocket, timeout: float | None) -> str | bytes |
     return bytes(data) if data is not None else b""
 
 
-async def _serve(room: Room, conn: Connection, websocket: WebSocket,
-                 guesses: GuessLimiter) -> None:
+async def _serve(room: Room, conn: Connection, websocket: WebSocket, guesses: GuessLimiter) -> None:
     seat: int | None = None
     address = client_address(websocket)
     while True:
@@ -394,8 +440,7 @@ async def _serve(room: Room, conn: Connection, websocket: WebSocket,
             msg_id = msg.id
             if seat is None:
                 if not isinstance(msg, HelloMsg):
-                    raise ProtocolError("unauthorized",
-                                        "say hello with your seat's token first")
+                    raise ProtocolError("unauthorized", "say hello with your seat's token first")
                 if guesses.blocked(address):
                     conn.send(error_message("rate_limited", TOO_MANY_GUESSES, msg_id))
                     conn.stop(4429)
@@ -403,8 +448,11 @@ async def _serve(room: Room, conn: Connection, websocket: WebSocket,
                 found = room.seat_for_token(msg.token)
                 if found is None:
                     guesses.failed(address)
-                    conn.send(error_message("unauthorized",
-                                            "this token holds no seat at this table", msg_id))
+                    conn.send(
+                        error_message(
+                            "unauthorized", "this token holds no seat at this table", msg_id
+                        )
+                    )
                     conn.stop(4401)
                     return
                 await room.attach(conn, found)
@@ -419,8 +467,7 @@ async def _serve(room: Room, conn: Connection, websocket: WebSocket,
             conn.send(error_message("illegal", str(error), msg_id))
         except Exception:
             log.exception("room %s: message from seat %s failed", room.code, seat)
-            conn.send(error_message("server", "the server could not handle that message",
-                                    msg_id))
+            conn.send(error_message("server", "the server could not handle that message", msg_id))
 
 
 async def _handle(room: Room, seat: int, conn: Connection, msg: Any) -> None:
@@ -444,8 +491,9 @@ async def _handle(room: Room, seat: int, conn: Connection, msg: Any) -> None:
     await room.act(seat, to_action(msg), conn, msg_id)
 
 
-async def _read(room: Room, seat: int, conn: Connection,
-                msg: GroupsMsg | ArrangeMsg | CheckDeclareMsg) -> None:
+async def _read(
+    room: Room, seat: int, conn: Connection, msg: GroupsMsg | ArrangeMsg | CheckDeclareMsg
+) -> None:
     """Questions about the player's own hand: nothing changes, nobody else is told."""
     hand, table = room.hand_of(seat)
     jokers, rules, version = table.jokers, table.rules, room.version
@@ -456,8 +504,12 @@ async def _read(room: Room, seat: int, conn: Connection,
         groups = groups_of(msg.groups)
         present.cards_outside(hand, groups, "the layout")
         reading = await run(present.reading, table.view(seat)) if holds_hand else None
-        reply = {"type": "groups", "labels": present.label_groups(groups, jokers, rules),
-                 "reading": reading, "hand": [str(c) for c in hand]}
+        reply = {
+            "type": "groups",
+            "labels": present.label_groups(groups, jokers, rules),
+            "reading": reading,
+            "hand": [str(c) for c in hand],
+        }
     elif isinstance(msg, ArrangeMsg):
         if not holds_hand:
             raise RoomError("not_playing", "you hold no cards to arrange")
@@ -468,7 +520,7 @@ async def _read(room: Room, seat: int, conn: Connection,
         finish = Card.parse(msg.card)
         if table.over or table.turn != seat:
             raise IllegalActionError("you can declare only in your turn, after drawing")
-        table.verify_declare(finish, None, seat)   # drawn? holds it? not just taken?
+        table.verify_declare(finish, None, seat)  # drawn? holds it? not just taken?
         groups = groups_of(msg.groups)
         check = await run(present.check_declaration, hand, finish, groups, jokers, rules)
         reply = {"type": "declare_check", **check}

@@ -20,8 +20,9 @@ class Connection:
 
     LIMIT = 512
 
-    def __init__(self, send: Callable[[str], Any], close: Callable[[int], Any],
-                 rate: float | None = 40.0) -> None:
+    def __init__(
+        self, send: Callable[[str], Any], close: Callable[[int], Any], rate: float | None = 40.0
+    ) -> None:
         self._send = send
         self._close = close
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()

@@ -45,7 +45,6 @@ HISTORY_TAIL = 40
 OPEN_TAIL = 10
 
 
-
 def cards_text(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
 
@@ -53,22 +52,31 @@ def cards_text(cards: Sequence[Card]) -> list[str]:
 def jokers_dict(jokers: Jokers) -> dict[str, Any]:
     """The cut card and what it makes wild, as the page needs it to mark cards: the page asks
     these lists, it never works out a joker or a value card itself."""
-    return {**jokers.to_dict(), "cut_role": str(jokers.cut_role),
-            "value_cards": cards_text(jokers.value_cards),
-            "joker_cards": [str(ALL_CARDS[i]) for i, wild in enumerate(jokers.joker_mask)
-                            if wild]}
+    return {
+        **jokers.to_dict(),
+        "cut_role": str(jokers.cut_role),
+        "value_cards": cards_text(jokers.value_cards),
+        "joker_cards": [str(ALL_CARDS[i]) for i, wild in enumerate(jokers.joker_mask) if wild],
+    }
 
 
 def rules_dict(rules: RuleSet) -> dict[str, Any]:
     """The numbers of the rule set a player sees on the page."""
-    return {"name": rules.name, "first_drop": rules.first_drop, "middle_drop": rules.middle_drop,
-            "wrong_declaration": rules.wrong_declaration, "full_count_cap": rules.full_count_cap,
-            "timeouts_to_drop": rules.timeouts_to_drop, "joker_pickup": rules.joker_pickup,
-            "total_loss_cap": rules.total_loss_cap}
+    return {
+        "name": rules.name,
+        "first_drop": rules.first_drop,
+        "middle_drop": rules.middle_drop,
+        "wrong_declaration": rules.wrong_declaration,
+        "full_count_cap": rules.full_count_cap,
+        "timeouts_to_drop": rules.timeouts_to_drop,
+        "joker_pickup": rules.joker_pickup,
+        "total_loss_cap": rules.total_loss_cap,
+    }
 
 
-def event_dict(event: PublicEvent, rules: RuleSet, viewer: int | None,
-               names: Sequence[str] | None = None) -> dict[str, Any]:
+def event_dict(
+    event: PublicEvent, rules: RuleSet, viewer: int | None, names: Sequence[str] | None = None
+) -> dict[str, Any]:
     """A public event for a page: its fields, and ``text``, the narrator's sentence as
     ``viewer`` hears it (its own seat is "You"; ``None``: a spectator).
 
@@ -78,6 +86,7 @@ def event_dict(event: PublicEvent, rules: RuleSet, viewer: int | None,
     >>> event_dict(table.view(0).history[-1], table.rules, 0, ["Asha", "Ravi"])["text"]
     'You take A♠ from the open pile.'
     """
+
     def name(seat: int | None) -> str:
         if seat is None:
             return ""
@@ -93,24 +102,36 @@ def deal_view(table: Table, seat: int, names: Sequence[str] | None = None) -> di
     ``names`` name the seats in its narrated history."""
     view = table.view(seat)
     return {
-        "seat": seat, "players": view.players, "dealer": view.dealer,
-        "turn": view.turn, "phase": view.phase.value, "my_turn": view.my_turn,
+        "seat": seat,
+        "players": view.players,
+        "dealer": view.dealer,
+        "turn": view.turn,
+        "phase": view.phase.value,
+        "my_turn": view.my_turn,
         "hand": cards_text(view.hand),
         "drawn": None if view.drawn is None else str(view.drawn),
         "drawn_from": None if view.drawn_from is None else view.drawn_from.value,
         "blocked": None if view.blocked is None else str(view.blocked),
         "stock_size": view.stock_size,
         "open_count": len(view.open_pile),
-        "open_pile": [{"card": str(o.card), "by": o.discarded_by}
-                      for o in view.open_pile[-OPEN_TAIL:]],
+        "open_pile": [
+            {"card": str(o.card), "by": o.discarded_by} for o in view.open_pile[-OPEN_TAIL:]
+        ],
         "can_take_open": view.can_take_open,
         "jokers": jokers_dict(view.jokers),
         "rules": rules_dict(view.rules),
-        "seats": [{"seat": s.seat, "cards": s.cards, "standing": s.standing.value,
-                   "drop": s.drop.value if s.drop else None, "played": s.played,
-                   "timeouts": s.timeouts} for s in view.seats],
-        "history": [event_dict(e, view.rules, seat, names)
-                    for e in view.history[-HISTORY_TAIL:]],
+        "seats": [
+            {
+                "seat": s.seat,
+                "cards": s.cards,
+                "standing": s.standing.value,
+                "drop": s.drop.value if s.drop else None,
+                "played": s.played,
+                "timeouts": s.timeouts,
+            }
+            for s in view.seats
+        ],
+        "history": [event_dict(e, view.rules, seat, names) for e in view.history[-HISTORY_TAIL:]],
         "events": len(view.history),
         "turns": view.turns,
         "scores": None if view.scores is None else list(view.scores),
@@ -126,13 +147,15 @@ def finish_card(table: Table) -> Card | None:
     return None
 
 
-def result_view(table: Table, number: int, seat: int | None, point_value: Decimal,
-                names: Sequence[str]) -> dict[str, Any]:
+def result_view(
+    table: Table, number: int, seat: int | None, point_value: Decimal, names: Sequence[str]
+) -> dict[str, Any]:
     """The result of a finished deal as ``seat`` may see it (``None``: a spectator/history)."""
     settlement = table.result
     assert settlement is not None
-    return settlement_dict(settlement, table.jokers, table.rules, number, seat, point_value,
-                           names, finish_card(table))
+    return settlement_dict(
+        settlement, table.jokers, table.rules, number, seat, point_value, names, finish_card(table)
+    )
 
 
 def hand_shown(standing: Standing, seat: int, viewer: int | None) -> bool:
@@ -149,9 +172,16 @@ def hand_shown(standing: Standing, seat: int, viewer: int | None) -> bool:
     return standing is not Standing.DROPPED or seat == viewer
 
 
-def settlement_dict(settlement: Settlement, jokers: Jokers, rules: RuleSet, number: int,
-                    seat: int | None, point_value: Decimal, names: Sequence[str],
-                    finish: Card | None) -> dict[str, Any]:
+def settlement_dict(
+    settlement: Settlement,
+    jokers: Jokers,
+    rules: RuleSet,
+    number: int,
+    seat: int | None,
+    point_value: Decimal,
+    names: Sequence[str],
+    finish: Card | None,
+) -> dict[str, Any]:
     seats = []
     for s in settlement.seats:
         row = s.to_dict()
@@ -166,15 +196,22 @@ def settlement_dict(settlement: Settlement, jokers: Jokers, rules: RuleSet, numb
             row["cards"], row["loose"], row["groups"] = [], [], []
             row["hidden"] = True
         seats.append(row)
-    return {"deal": number, "reason": settlement.reason.value, "winner": settlement.winner,
-            "option": settlement.option, "scores": list(settlement.scores),
-            "finish": None if finish is None else str(finish),
-            "jokers": jokers_dict(jokers), "seats": seats}
+    return {
+        "deal": number,
+        "reason": settlement.reason.value,
+        "winner": settlement.winner,
+        "option": settlement.option,
+        "scores": list(settlement.scores),
+        "finish": None if finish is None else str(finish),
+        "jokers": jokers_dict(jokers),
+        "seats": seats,
+    }
 
 
 # ------------------------------------------------------------------ reading a hand
-def label_groups(groups: Sequence[Sequence[Card]], jokers: Jokers,
-                 rules: RuleSet) -> list[dict[str, Any]]:
+def label_groups(
+    groups: Sequence[Sequence[Card]], jokers: Jokers, rules: RuleSet
+) -> list[dict[str, Any]]:
     """Each group of a player's layout: its kind (with a label), or why it is no group.
 
     >>> from rummy21.cards import parse_cards
@@ -188,18 +225,38 @@ def label_groups(groups: Sequence[Sequence[Card]], jokers: Jokers,
         points = sum(jokers.points(c) for c in cards)
         reason = explain(list(cards), jokers, rules)
         if reason is not None:
-            out.append({"valid": False, "kind": None, "label": "not valid", "pure": False,
-                        "reason": reason, "points": points})
+            out.append(
+                {
+                    "valid": False,
+                    "kind": None,
+                    "label": "not valid",
+                    "pure": False,
+                    "reason": reason,
+                    "points": points,
+                }
+            )
             continue
         group = classify(list(cards), jokers, rules)
-        out.append({"valid": True, "kind": group.kind.value, "label": group.kind.label,
-                    "pure": group.is_pure, "reason": None, "points": points})
+        out.append(
+            {
+                "valid": True,
+                "kind": group.kind.value,
+                "label": group.kind.label,
+                "pure": group.is_pure,
+                "reason": None,
+                "points": points,
+            }
+        )
     return out
 
 
 def group_dict(group: Group) -> dict[str, Any]:
-    return {"kind": group.kind.value, "label": group.kind.label, "pure": group.is_pure,
-            "cards": cards_text(group.cards)}
+    return {
+        "kind": group.kind.value,
+        "label": group.kind.label,
+        "pure": group.is_pure,
+        "cards": cards_text(group.cards),
+    }
 
 
 def reading(view: View) -> dict[str, Any]:
@@ -224,18 +281,26 @@ def reading(view: View) -> dict[str, Any]:
     counts = counts_of(analysis.cards)
     layout = advice.layout
     return {
-        "cards": len(view.hand), "valid": analysis.valid, "options": list(analysis.options),
-        "penalty": analysis.penalty.points, "rule": analysis.penalty.rule,
-        "uncapped": analysis.penalty.uncapped, "cap": rules.full_count_cap,
+        "cards": len(view.hand),
+        "valid": analysis.valid,
+        "options": list(analysis.options),
+        "penalty": analysis.penalty.points,
+        "rule": analysis.penalty.rule,
+        "uncapped": analysis.penalty.uncapped,
+        "cap": rules.full_count_cap,
         "pure_groups": min(max_pure_groups(counts), rules.pure_groups_needed),
         "pure_needed": rules.pure_groups_needed,
-        "dublees": sum(n // 2 for n in counts), "dublee_save_min": rules.dublee_save_min,
+        "dublees": sum(n // 2 for n in counts),
+        "dublee_save_min": rules.dublee_save_min,
         "value": analysis.value.to_dict(),
         "discard": None if advice.release is None else str(advice.release),
         "declare": advice.declare,
-        "draw": None if advice.draw is None else advice.draw.value, "gain": advice.gain,
-        "groups": [group_dict(g) for g in layout.groups], "loose": cards_text(layout.loose),
-        "loose_points": layout.loose_points, "route": layout.route,
+        "draw": None if advice.draw is None else advice.draw.value,
+        "gain": advice.gain,
+        "groups": [group_dict(g) for g in layout.groups],
+        "loose": cards_text(layout.loose),
+        "loose_points": layout.loose_points,
+        "route": layout.route,
     }
 
 
@@ -249,8 +314,13 @@ def arrangement(view: View, keep: Sequence[Sequence[Card]] = ()) -> dict[str, An
     """
     read = reading(view)
     if not keep:
-        return {"groups": read["groups"], "loose": read["loose"], "discard": read["discard"],
-                "keep": [], "reading": read}
+        return {
+            "groups": read["groups"],
+            "loose": read["loose"],
+            "discard": read["discard"],
+            "keep": [],
+            "reading": read,
+        }
     rest = cards_outside(list(view.hand), keep, "your groups")
     discard = None
     if view.my_turn and view.phase is Phase.DISCARD:
@@ -259,13 +329,16 @@ def arrangement(view: View, keep: Sequence[Sequence[Card]] = ()) -> dict[str, An
             rest.remove(Card.parse(advised))
             discard = advised
     layout = suggest_counts(counts_of(rest), view.jokers, view.rules) if rest else None
-    return {"groups": [] if layout is None else [group_dict(g) for g in layout.groups],
-            "loose": [] if layout is None else cards_text(layout.loose), "discard": discard,
-            "keep": [cards_text(g) for g in keep], "reading": read}
+    return {
+        "groups": [] if layout is None else [group_dict(g) for g in layout.groups],
+        "loose": [] if layout is None else cards_text(layout.loose),
+        "discard": discard,
+        "keep": [cards_text(g) for g in keep],
+        "reading": read,
+    }
 
 
-def cards_outside(hand: Sequence[Card], groups: Sequence[Sequence[Card]],
-                  what: str) -> list[Card]:
+def cards_outside(hand: Sequence[Card], groups: Sequence[Sequence[Card]], what: str) -> list[Card]:
     """The cards of ``hand`` not in ``groups``; :class:`CardError` naming a card of
     ``groups`` that the hand does not hold (``what`` names the groups in the message).
 
@@ -279,15 +352,21 @@ def cards_outside(hand: Sequence[Card], groups: Sequence[Sequence[Card]],
         raise CardError(f"{what} shows {error.card}, which is not in your hand") from None
 
 
-def hand_layout(cards: Sequence[Card], jokers: Jokers,
-                rules: RuleSet) -> tuple[list[dict[str, Any]], list[str]]:
+def hand_layout(
+    cards: Sequence[Card], jokers: Jokers, rules: RuleSet
+) -> tuple[list[dict[str, Any]], list[str]]:
     """A hand laid out as the coach shows it: (groups, loose cards)."""
     layout = layout_of(tuple(counts_of(cards)), jokers, rules)
     return [group_dict(g) for g in layout.groups], cards_text(layout.loose)
 
 
-def check_declaration(hand: Sequence[Card], finish: Card, groups: Sequence[Sequence[Card]],
-                      jokers: Jokers, rules: RuleSet) -> dict[str, Any]:
+def check_declaration(
+    hand: Sequence[Card],
+    finish: Card,
+    groups: Sequence[Sequence[Card]],
+    jokers: Jokers,
+    rules: RuleSet,
+) -> dict[str, Any]:
     """What declaring with ``finish`` and this layout would be (``check_layout``, explained).
 
     Raises :class:`ValueError` if the cards are not the player's (besides ``finish``).
@@ -301,8 +380,11 @@ def check_declaration(hand: Sequence[Card], finish: Card, groups: Sequence[Seque
     out = check.to_dict()
     # When the cards are valid but the layout does not show it, the arrangement that does.
     proof = check.analysis if check.valid and not check.options_as_shown else None
-    out["proof"] = None if proof is None else {
-        "groups": [group_dict(g) for g in proof.groups], "loose": cards_text(proof.loose)}
+    out["proof"] = (
+        None
+        if proof is None
+        else {"groups": [group_dict(g) for g in proof.groups], "loose": cards_text(proof.loose)}
+    )
     out["finish"] = str(finish)
     out["labels"] = label_groups(groups, jokers, rules)
     out["cost_if_wrong"] = rules.wrong_declaration
@@ -321,12 +403,18 @@ def state_message(room: Room, seat: int) -> dict[str, Any]:
         result = result_view(table, room.number, seat, room.match.point_value, room.names)
     clock = room.scheduler
     return {
-        "type": "state", "version": room.version, "you": seat,
-        "room": room_info(room), "match": match_info(room), "deal": deal, "result": result,
+        "type": "state",
+        "version": room.version,
+        "you": seat,
+        "room": room_info(room),
+        "match": match_info(room),
+        "deal": deal,
+        "result": result,
         "deadline": _epoch_ms(clock.deadline_wall),
         "deadline_kind": None if clock.deadline_kind is None else clock.deadline_kind.value,
         "next_deal_at": _epoch_ms(clock.next_deal_wall),
-        "ready": sorted(room.ready), "server_now": int(time.time() * 1000),
+        "ready": sorted(room.ready),
+        "server_now": int(time.time() * 1000),
     }
 
 
@@ -338,34 +426,56 @@ def room_info(room: Room) -> dict[str, Any]:
     """The public facts of a room (the lobby's view, and ``room`` in the state message)."""
     config = room.config
     return {
-        "code": room.code, "status": room.status.value, "players": config.players,
-        "rules": config.rules, "point_value": config.point_value,
-        "turn_seconds": config.turn_seconds, "deals": config.deals,
-        "deal": room.number, "deals_done": len(room.match.deals),
-        "host": config.host, "public_history": config.public_history,
-        "seats": [{"seat": s.seat, "kind": s.kind.value,
-                   "bot": s.bot if s.kind is SeatKind.BOT else None, "name": s.display,
-                   "taken": s.taken, "connected": s.kind is SeatKind.BOT or room.connected(s.seat),
-                   "autoplay": s.autoplay}
-                  for s in room.slots],
+        "code": room.code,
+        "status": room.status.value,
+        "players": config.players,
+        "rules": config.rules,
+        "point_value": config.point_value,
+        "turn_seconds": config.turn_seconds,
+        "deals": config.deals,
+        "deal": room.number,
+        "deals_done": len(room.match.deals),
+        "host": config.host,
+        "public_history": config.public_history,
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind.value,
+                "bot": s.bot if s.kind is SeatKind.BOT else None,
+                "name": s.display,
+                "taken": s.taken,
+                "connected": s.kind is SeatKind.BOT or room.connected(s.seat),
+                "autoplay": s.autoplay,
+            }
+            for s in room.slots
+        ],
     }
 
 
 def match_info(room: Room) -> dict[str, Any]:
     """The match so far: running totals (points and money) and every finished deal."""
     match = room.match
-    return {"deal": match.number, "deals": room.config.deals,
-            "point_value": room.config.point_value, "totals": list(match.totals),
-            "money": [str(match.money(seat)) for seat in range(match.players)],
-            "history": [summary_dict(s) for s in match.deals]}
+    return {
+        "deal": match.number,
+        "deals": room.config.deals,
+        "point_value": room.config.point_value,
+        "totals": list(match.totals),
+        "money": [str(match.money(seat)) for seat in range(match.players)],
+        "history": [summary_dict(s) for s in match.deals],
+    }
 
 
 def summary_dict(summary: DealSummary) -> dict[str, Any]:
     """One finished deal in the match's history (the state message, the history page)."""
-    return {"deal": summary.number, "dealer": summary.dealer, "winner": summary.winner,
-            "reason": summary.reason.value,
-            "option": None if summary.option is None else str(summary.option),
-            "turns": summary.turns, "scores": list(summary.scores)}
+    return {
+        "deal": summary.number,
+        "dealer": summary.dealer,
+        "winner": summary.winner,
+        "reason": summary.reason.value,
+        "option": None if summary.option is None else str(summary.option),
+        "turns": summary.turns,
+        "scores": list(summary.scores),
+    }
 
 
 def away_notice(bot: str, turns: int | None) -> str:

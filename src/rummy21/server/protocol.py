@@ -67,8 +67,7 @@ def _card(text: str) -> str:
 
 
 CardText = Annotated[str, Field(min_length=2, max_length=3), AfterValidator(_card)]
-GroupList = Annotated[list[Annotated[list[CardText], Field(max_length=22)]],
-                      Field(max_length=22)]
+GroupList = Annotated[list[Annotated[list[CardText], Field(max_length=22)]], Field(max_length=22)]
 MsgId = Annotated[int, Field(ge=0, le=2**53)]
 
 
@@ -149,15 +148,33 @@ class AutoplayMsg(_Msg):
     bot: BotName
 
 
-ActionMsg: TypeAlias = Annotated[DrawMsg | DiscardMsg | DeclareMsg | DropMsg,
-                                 Field(discriminator="action")]
-Message: TypeAlias = (HelloMsg | DrawMsg | DiscardMsg | DeclareMsg | DropMsg | GroupsMsg
-                      | ArrangeMsg | CheckDeclareMsg | ReadyMsg | PingMsg | AutoplayMsg)
+ActionMsg: TypeAlias = Annotated[
+    DrawMsg | DiscardMsg | DeclareMsg | DropMsg, Field(discriminator="action")
+]
+Message: TypeAlias = (
+    HelloMsg
+    | DrawMsg
+    | DiscardMsg
+    | DeclareMsg
+    | DropMsg
+    | GroupsMsg
+    | ArrangeMsg
+    | CheckDeclareMsg
+    | ReadyMsg
+    | PingMsg
+    | AutoplayMsg
+)
 
 _ACTIONS: TypeAdapter[DrawMsg | DiscardMsg | DeclareMsg | DropMsg] = TypeAdapter(ActionMsg)
-_OTHERS: dict[str, type[_Msg]] = {"hello": HelloMsg, "groups": GroupsMsg, "arrange": ArrangeMsg,
-                                  "check_declare": CheckDeclareMsg, "ready": ReadyMsg,
-                                  "ping": PingMsg, "autoplay": AutoplayMsg}
+_OTHERS: dict[str, type[_Msg]] = {
+    "hello": HelloMsg,
+    "groups": GroupsMsg,
+    "arrange": ArrangeMsg,
+    "check_declare": CheckDeclareMsg,
+    "ready": ReadyMsg,
+    "ping": PingMsg,
+    "autoplay": AutoplayMsg,
+}
 
 
 def _describe(error: ValidationError) -> str:
@@ -165,7 +182,7 @@ def _describe(error: ValidationError) -> str:
     for item in error.errors()[:3]:
         loc = [str(p) for p in item["loc"]]
         if loc and loc[0] in ("draw", "discard", "declare", "drop"):
-            loc = loc[1:]   # the discriminator's tag, not a field
+            loc = loc[1:]  # the discriminator's tag, not a field
         where = ".".join(loc)
         text = str(item["msg"]).removeprefix("Value error, ")
         parts.append(f"{where}: {text}" if where else text)
@@ -176,8 +193,9 @@ def parse_message(text: str | bytes) -> Message:
     """The client message ``text`` holds, or :class:`ProtocolError` saying what is wrong."""
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} "
-                                         f"bytes, not {size}")
+        raise ProtocolError(
+            "too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes, not {size}"
+        )
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
@@ -188,14 +206,19 @@ def parse_message(text: str | bytes) -> Message:
     try:
         if kind == "action":
             if not isinstance(data.get("action"), str):
-                raise ProtocolError("malformed", 'an action message needs an "action": '
-                                                 "draw, discard, declare or drop")
+                raise ProtocolError(
+                    "malformed",
+                    'an action message needs an "action": draw, discard, declare or drop',
+                )
             return _ACTIONS.validate_python(data)
         model = _OTHERS.get(kind)
         if model is None:
-            raise ProtocolError("malformed", f"unknown message type {kind[:40]!r}; expected "
-                                             "one of action, " + ", ".join(_OTHERS))
-        return model.model_validate(data)   # type: ignore[return-value]
+            raise ProtocolError(
+                "malformed",
+                f"unknown message type {kind[:40]!r}; expected "
+                "one of action, " + ", ".join(_OTHERS),
+            )
+        return model.model_validate(data)  # type: ignore[return-value]
     except ValidationError as error:
         raise ProtocolError("malformed", _describe(error)) from None
 
@@ -212,8 +235,11 @@ def to_action(msg: DrawMsg | DiscardMsg | DeclareMsg | DropMsg) -> Action:
     if isinstance(msg, DiscardMsg):
         return Discard(Card.parse(msg.card))
     if isinstance(msg, DeclareMsg):
-        groups = None if msg.groups is None else \
-            tuple(tuple(Card.parse(c) for c in g) for g in msg.groups)
+        groups = (
+            None
+            if msg.groups is None
+            else tuple(tuple(Card.parse(c) for c in g) for g in msg.groups)
+        )
         return Declare(Card.parse(msg.card), groups)
     return Drop()
 
@@ -224,8 +250,9 @@ def groups_of(groups: list[list[str]]) -> list[list[Card]]:
 
 # ------------------------------------------------------------------ HTTP bodies
 def _name(text: str) -> str:
-    clean = "".join(ch for ch in unicodedata.normalize("NFC", text)
-                    if unicodedata.category(ch)[0] != "C").strip()
+    clean = "".join(
+        ch for ch in unicodedata.normalize("NFC", text) if unicodedata.category(ch)[0] != "C"
+    ).strip()
     clean = " ".join(clean.split())
     if not clean:
         raise ValueError("a display name needs at least one visible character")

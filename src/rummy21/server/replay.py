@@ -50,13 +50,14 @@ from rummy21.ruleset import RuleSet
 from rummy21.server import present
 
 
-def _describe(event: Event, viewer: int | None, rules: RuleSet,
-              names: Sequence[str] | None) -> dict[str, Any]:
+def _describe(
+    event: Event, viewer: int | None, rules: RuleSet, names: Sequence[str] | None
+) -> dict[str, Any]:
     """The public face of an event, plus what ``viewer`` itself saw of its own moves, with
     the narrator's sentence (``text``) as ``viewer`` hears it."""
     shown = public_event(event)
     if isinstance(event, Drew) and event.seat == viewer:
-        shown = replace(shown, card=event.card)     # its own draw from the stock
+        shown = replace(shown, card=event.card)  # its own draw from the stock
     out = present.event_dict(shown, rules, viewer, names)
     if isinstance(event, Drew):
         out["forced"] = event.forced
@@ -75,8 +76,9 @@ def _drawn(table: Table, viewer: int | None) -> str | None:
     return str(table.drawn)
 
 
-def _frame(table: Table, new: Iterable[Event], viewer: int | None,
-           names: Sequence[str] | None) -> dict[str, Any]:
+def _frame(
+    table: Table, new: Iterable[Event], viewer: int | None, names: Sequence[str] | None
+) -> dict[str, Any]:
     players = table.players
     hands: list[list[str] | None] = [None] * players
     result = table.result
@@ -100,18 +102,24 @@ def _frame(table: Table, new: Iterable[Event], viewer: int | None,
     }
 
 
-def _replay(log: Iterable[Any], viewer: int | None,
-            names: Sequence[str] | None = None) -> tuple[Table, list[dict[str, Any]]]:
+def _replay(
+    log: Iterable[Any], viewer: int | None, names: Sequence[str] | None = None
+) -> tuple[Table, list[dict[str, Any]]]:
     events = load_log(log)
     if not events or not isinstance(events[0], DealStarted):
         raise ReplayError("a deal log starts with a deal_started record")
     head = events[0]
     if viewer is not None and not 0 <= viewer < head.players:
         raise ValueError(f"no seat {viewer} at a table of {head.players}")
-    orders = [e.cards for e in events if isinstance(e, Reshuffled)] if head.seed is None \
-        else None
-    table = Table(head.players, head.rules, seed=head.seed, dealer=head.dealer,
-                  shoe=head.shoe, reshuffles=orders)
+    orders = [e.cards for e in events if isinstance(e, Reshuffled)] if head.seed is None else None
+    table = Table(
+        head.players,
+        head.rules,
+        seed=head.seed,
+        dealer=head.dealer,
+        shoe=head.shoe,
+        reshuffles=orders,
+    )
     frames = [_frame(table, table.log, viewer, names)]
     for event in events[1:]:
         before = len(table.log)
@@ -128,13 +136,17 @@ def replay_frames(log: Iterable[Any], viewer: int | None) -> list[dict[str, Any]
     return _replay(log, viewer)[1]
 
 
-def replay_deal(log: Iterable[Any], number: int, viewer: int | None, point_value: Decimal,
-                names: Sequence[str]) -> dict[str, Any]:
+def replay_deal(
+    log: Iterable[Any], number: int, viewer: int | None, point_value: Decimal, names: Sequence[str]
+) -> dict[str, Any]:
     """A finished deal for the history page: its frames, jokers and result, as ``viewer`` saw
     them (see the module docstring)."""
     table, frames = _replay(log, viewer, names)
     if table.result is None:
         raise ReplayError("the deal is not over")
-    return {"frames": frames, "jokers": present.jokers_dict(table.jokers),
-            "result": present.result_view(table, number, viewer, point_value, names),
-            "viewer": viewer}
+    return {
+        "frames": frames,
+        "jokers": present.jokers_dict(table.jokers),
+        "result": present.result_view(table, number, viewer, point_value, names),
+        "viewer": viewer,
+    }

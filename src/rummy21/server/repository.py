@@ -68,87 +68,159 @@ def load_room(conn: Connection, code: str) -> StoredRoom | None:
     row = conn.execute(select(rooms).where(rooms.c.code == code)).first()
     if row is None:
         return None
-    slots = [SeatSlot(r.seat, SeatKind(r.kind), r.bot, r.name, r.token_hash) for r in
-             conn.execute(select(seats).where(seats.c.code == code).order_by(seats.c.seat))]
-    deal_rows = list(conn.execute(select(deals).where(deals.c.code == code)
-                                  .order_by(deals.c.number)))
-    summaries = [DealSummary(r.number, r.dealer, r.seed, r.winner, EndReason(r.reason),
-                             r.option, r.turns, tuple(json.loads(r.scores)))
-                 for r in deal_rows if r.ended_at is not None]
+    slots = [
+        SeatSlot(r.seat, SeatKind(r.kind), r.bot, r.name, r.token_hash)
+        for r in conn.execute(select(seats).where(seats.c.code == code).order_by(seats.c.seat))
+    ]
+    deal_rows = list(
+        conn.execute(select(deals).where(deals.c.code == code).order_by(deals.c.number))
+    )
+    summaries = [
+        DealSummary(
+            r.number,
+            r.dealer,
+            r.seed,
+            r.winner,
+            EndReason(r.reason),
+            r.option,
+            r.turns,
+            tuple(json.loads(r.scores)),
+        )
+        for r in deal_rows
+        if r.ended_at is not None
+    ]
     last = None
     if deal_rows:
         final = deal_rows[-1]
-        last = StoredDeal(final.number, final.ended_at is not None,
-                          deal_log(conn, code, final.number))
-    return StoredRoom(code, RoomConfig.from_json(row.config), row.seed, RoomStatus(row.status),
-                      slots, summaries, last)
+        last = StoredDeal(
+            final.number, final.ended_at is not None, deal_log(conn, code, final.number)
+        )
+    return StoredRoom(
+        code,
+        RoomConfig.from_json(row.config),
+        row.seed,
+        RoomStatus(row.status),
+        slots,
+        summaries,
+        last,
+    )
 
 
 def deal_log(conn: Connection, code: str, number: int) -> list[str]:
     """The event records of deal ``number`` of room ``code`` (JSON lines, in order)."""
-    return [r.data for r in conn.execute(
-        select(events.c.data).where(events.c.code == code, events.c.deal == number)
-        .order_by(events.c.seq))]
+    return [
+        r.data
+        for r in conn.execute(
+            select(events.c.data)
+            .where(events.c.code == code, events.c.deal == number)
+            .order_by(events.c.seq)
+        )
+    ]
 
 
 def open_room_codes(conn: Connection) -> list[str]:
     """The codes of the rooms whose match is not finished."""
-    return [r.code for r in conn.execute(
-        select(rooms.c.code).where(rooms.c.status != RoomStatus.FINISHED.value))]
+    return [
+        r.code
+        for r in conn.execute(
+            select(rooms.c.code).where(rooms.c.status != RoomStatus.FINISHED.value)
+        )
+    ]
 
 
 # ----------------------------------------------------------------------- writes
-def insert_room(conn: Connection, code: str, config: RoomConfig, seed: int | None,
-                slots: Sequence[SeatSlot], now: datetime | None = None) -> None:
+def insert_room(
+    conn: Connection,
+    code: str,
+    config: RoomConfig,
+    seed: int | None,
+    slots: Sequence[SeatSlot],
+    now: datetime | None = None,
+) -> None:
     """A new room, waiting for its players, with its seats (an existing ``code``: an error)."""
     now = now or utcnow()
-    conn.execute(rooms.insert().values(code=code, created_at=now, config=config.to_json(),
-                                       seed=seed, status=RoomStatus.WAITING.value))
-    conn.execute(seats.insert(), [
-        {"code": code, "seat": s.seat, "kind": s.kind.value, "bot": s.bot, "name": s.name,
-         "token_hash": s.token_hash, "joined_at": now if s.taken else None} for s in slots])
+    conn.execute(
+        rooms.insert().values(
+            code=code,
+            created_at=now,
+            config=config.to_json(),
+            seed=seed,
+            status=RoomStatus.WAITING.value,
+        )
+    )
+    conn.execute(
+        seats.insert(),
+        [
+            {
+                "code": code,
+                "seat": s.seat,
+                "kind": s.kind.value,
+                "bot": s.bot,
+                "name": s.name,
+                "token_hash": s.token_hash,
+                "joined_at": now if s.taken else None,
+            }
+            for s in slots
+        ],
+    )
 
 
 def take_seat(conn: Connection, code: str, seat: int, name: str, token_hash: str) -> None:
     """A player takes an open human seat."""
-    conn.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat)
-                 .values(name=name, token_hash=token_hash, joined_at=utcnow()))
+    conn.execute(
+        update(seats)
+        .where(seats.c.code == code, seats.c.seat == seat)
+        .values(name=name, token_hash=token_hash, joined_at=utcnow())
+    )
 
 
 def set_autoplay(conn: Connection, code: str, seat: int, bot: str | None) -> None:
     """The bot playing a human seat while its player is away (``None``: the player is back)."""
-    conn.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat)
-                 .values(bot=bot))
+    conn.execute(update(seats).where(seats.c.code == code, seats.c.seat == seat).values(bot=bot))
 
 
-def start_deal(conn: Connection, code: str, number: int, dealer: int, seed: int | None,
-               header: Event) -> None:
+def start_deal(
+    conn: Connection, code: str, number: int, dealer: int, seed: int | None, header: Event
+) -> None:
     """Deal ``number`` starts: its row, the first record of its log, the room ``playing``."""
-    conn.execute(deals.insert().values(code=code, number=number, dealer=dealer, seed=seed,
-                                       started_at=utcnow()))
-    conn.execute(events.insert().values(code=code, deal=number, seq=0,
-                                        data=json.dumps(header.to_dict())))
+    conn.execute(
+        deals.insert().values(
+            code=code, number=number, dealer=dealer, seed=seed, started_at=utcnow()
+        )
+    )
+    conn.execute(
+        events.insert().values(code=code, deal=number, seq=0, data=json.dumps(header.to_dict()))
+    )
     _set_status(conn, code, RoomStatus.PLAYING)
 
 
-def append_events(conn: Connection, code: str, number: int, first: int,
-                  new: Sequence[Event]) -> None:
+def append_events(
+    conn: Connection, code: str, number: int, first: int, new: Sequence[Event]
+) -> None:
     """Records ``first``, ``first + 1``… of deal ``number``'s log."""
     if new:
-        conn.execute(events.insert(), [
-            {"code": code, "deal": number, "seq": first + i, "data": json.dumps(e.to_dict())}
-            for i, e in enumerate(new)])
+        conn.execute(
+            events.insert(),
+            [
+                {"code": code, "deal": number, "seq": first + i, "data": json.dumps(e.to_dict())}
+                for i, e in enumerate(new)
+            ],
+        )
 
 
 def end_deal(conn: Connection, code: str, summary: DealSummary, finished: bool) -> None:
     """Deal ``summary.number`` ended: its summary; with ``finished``, the room's match too."""
     values: dict[str, Any] = {
-        "ended_at": utcnow(), "winner": summary.winner, "reason": summary.reason.value,
+        "ended_at": utcnow(),
+        "winner": summary.winner,
+        "reason": summary.reason.value,
         "option": None if summary.option is None else str(summary.option),
         "turns": summary.turns,
-        "scores": json.dumps(list(summary.scores))}
-    conn.execute(update(deals).where(deals.c.code == code, deals.c.number == summary.number)
-                 .values(**values))
+        "scores": json.dumps(list(summary.scores)),
+    }
+    conn.execute(
+        update(deals).where(deals.c.code == code, deals.c.number == summary.number).values(**values)
+    )
     if finished:
         _set_status(conn, code, RoomStatus.FINISHED)
 

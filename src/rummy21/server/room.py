@@ -79,8 +79,17 @@ def new_code(length: int = 6) -> str:
 class Room:
     """One table: see the module docstring."""
 
-    def __init__(self, code: str, config: RoomConfig, seed: int | None, status: RoomStatus,
-                 slots: list[SeatSlot], match: Match, store: Store, settings: Settings) -> None:
+    def __init__(
+        self,
+        code: str,
+        config: RoomConfig,
+        seed: int | None,
+        status: RoomStatus,
+        slots: list[SeatSlot],
+        match: Match,
+        store: Store,
+        settings: Settings,
+    ) -> None:
         self.code = code
         self.config = config
         self.seed = seed
@@ -100,13 +109,25 @@ class Room:
         self.scheduler = Scheduler(self, config.turn_seconds, settings)
 
     @staticmethod
-    def rebuild_match(config: RoomConfig, seed: int | None, settings: Settings,
-                      deals: Sequence[DealSummary] = (), current: Table | None = None,
-                      recorded: bool = False) -> Match:
+    def rebuild_match(
+        config: RoomConfig,
+        seed: int | None,
+        settings: Settings,
+        deals: Sequence[DealSummary] = (),
+        current: Table | None = None,
+        recorded: bool = False,
+    ) -> Match:
         """The room's match after ``deals`` (see :meth:`Match.rebuild`)."""
-        return Match.rebuild(config.players, config.ruleset, seed=seed,
-                             point_value=config.point_value, deals=deals, current=current,
-                             recorded=recorded, table_factory=settings.table_factory)
+        return Match.rebuild(
+            config.players,
+            config.ruleset,
+            seed=seed,
+            point_value=config.point_value,
+            deals=deals,
+            current=current,
+            recorded=recorded,
+            table_factory=settings.table_factory,
+        )
 
     # ------------------------------------------------------------- facts
     @property
@@ -158,22 +179,43 @@ class Room:
 
     # ----------------------------------------------------------- creation
     @classmethod
-    async def create(cls, store: Store, settings: Settings, config: RoomConfig, name: str,
-                     seed: int | None) -> tuple[Room, int, str]:
+    async def create(
+        cls, store: Store, settings: Settings, config: RoomConfig, name: str, seed: int | None
+    ) -> tuple[Room, int, str]:
         """A new room with the creator in the host's seat: (room, seat, token)."""
-        slots = [SeatSlot(s, SeatKind.HUMAN) if kind == "human"
-                 else SeatSlot(s, SeatKind.BOT, kind) for s, kind in enumerate(config.kinds)]
+        slots = [
+            SeatSlot(s, SeatKind.HUMAN) if kind == "human" else SeatSlot(s, SeatKind.BOT, kind)
+            for s, kind in enumerate(config.kinds)
+        ]
         seat = config.host
         token = secrets.token_urlsafe(24)
         slots[seat].name, slots[seat].token_hash = name, hash_token(token)
         now = utcnow()
         for _ in range(10):
             code = new_code()
-            room = cls(code, config, seed, RoomStatus.WAITING, slots,
-                       cls.rebuild_match(config, seed, settings), store, settings)
+            room = cls(
+                code,
+                config,
+                seed,
+                RoomStatus.WAITING,
+                slots,
+                cls.rebuild_match(config, seed, settings),
+                store,
+                settings,
+            )
             try:
-                await store.write([partial(repository.insert_room, code=code, config=config,
-                                           seed=seed, slots=slots, now=now)])
+                await store.write(
+                    [
+                        partial(
+                            repository.insert_room,
+                            code=code,
+                            config=config,
+                            seed=seed,
+                            slots=slots,
+                            now=now,
+                        )
+                    ]
+                )
             except Exception as error:
                 log.info("room code %s not stored (%s); trying another", code, error)
                 continue
@@ -190,13 +232,26 @@ class Room:
             if seat is not None:
                 open_seats = [s for s in open_seats if s.seat == seat]
             if not open_seats:
-                raise RoomError("full", "no open seat at this table" if seat is None
-                                else f"seat {seat + 1} is not open")
+                raise RoomError(
+                    "full",
+                    "no open seat at this table"
+                    if seat is None
+                    else f"seat {seat + 1} is not open",
+                )
             slot = open_seats[0]
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
-            await self.store.write([partial(repository.take_seat, code=self.code,
-                                            seat=slot.seat, name=name, token_hash=digest)])
+            await self.store.write(
+                [
+                    partial(
+                        repository.take_seat,
+                        code=self.code,
+                        seat=slot.seat,
+                        name=name,
+                        token_hash=digest,
+                    )
+                ]
+            )
             slot.name, slot.token_hash = name, digest
             if self.status is RoomStatus.WAITING and all(s.taken for s in self.slots):
                 await self.start_deal()
@@ -221,15 +276,21 @@ class Room:
         config = stored.config
         last = stored.last
         table = None if last is None else Table.replay(last.log)
-        match = cls.rebuild_match(config, stored.seed, settings, stored.deals, table,
-                                  recorded=last is not None and last.ended)
+        match = cls.rebuild_match(
+            config,
+            stored.seed,
+            settings,
+            stored.deals,
+            table,
+            recorded=last is not None and last.ended,
+        )
         status = stored.status
         if status is RoomStatus.PLAYING and table is not None and table.over:
             # Between deals a room is stored as playing.
-            status = RoomStatus.BETWEEN if match.number + 1 < config.deals \
-                else RoomStatus.FINISHED
-        return cls(stored.code, config, stored.seed, status, list(stored.seats), match, store,
-                   settings)
+            status = RoomStatus.BETWEEN if match.number + 1 < config.deals else RoomStatus.FINISHED
+        return cls(
+            stored.code, config, stored.seed, status, list(stored.seats), match, store, settings
+        )
 
     async def repair(self) -> None:
         """Write the summary of a deal that ended without one. Cannot happen with one
@@ -237,13 +298,15 @@ class Room:
         table = self.table
         if table is None or not table.over or self.match.recorded:
             return
-        log.warning("room %s: deal %d ended without its summary; writing it", self.code,
-                    self.number)
+        log.warning(
+            "room %s: deal %d ended without its summary; writing it", self.code, self.number
+        )
         self.match.record(table)
         summary = self.match.deals[-1]
         finished = self.status is RoomStatus.FINISHED
-        await self.store.write([partial(repository.end_deal, code=self.code, summary=summary,
-                                        finished=finished)])
+        await self.store.write(
+            [partial(repository.end_deal, code=self.code, summary=summary, finished=finished)]
+        )
 
     def resume(self) -> None:
         """Start the room's clocks and bots again (after :meth:`open`)."""
@@ -264,9 +327,18 @@ class Room:
         table = self.match.next_table()
         number = len(self.match.deals)
         try:
-            await self.store.write([partial(repository.start_deal, code=self.code,
-                                            number=number, dealer=table.dealer,
-                                            seed=table.seed, header=table.log[0])])
+            await self.store.write(
+                [
+                    partial(
+                        repository.start_deal,
+                        code=self.code,
+                        number=number,
+                        dealer=table.dealer,
+                        seed=table.seed,
+                        header=table.log[0],
+                    )
+                ]
+            )
         except Exception:
             log.exception("room %s: could not store deal %d", self.code, number + 1)
             raise RoomError("server", "the next deal could not be saved") from None
@@ -283,20 +355,25 @@ class Room:
         if table.over:
             raise RoomError("not_playing", "the deal is over")
         if table.turn != seat and not isinstance(action, TimeOut):
-            raise RoomError("not_your_turn", f"it is {self.names[table.turn or 0]}'s turn "
-                                             f"(seat {(table.turn or 0) + 1}), not yours")
-        table.verify(action, seat)   # IllegalActionError: nothing has changed
+            raise RoomError(
+                "not_your_turn",
+                f"it is {self.names[table.turn or 0]}'s turn "
+                f"(seat {(table.turn or 0) + 1}), not yours",
+            )
+        table.verify(action, seat)  # IllegalActionError: nothing has changed
         before = len(table.log)
         table.apply(action, seat)
         new = list(table.log[before:])
         number = self.number
         summary = DealSummary.of(number, table) if table.over else None
         finished = summary is not None and number + 1 >= self.config.deals
-        ops = [partial(repository.append_events, code=self.code, number=number, first=before,
-                       new=new)]
+        ops = [
+            partial(repository.append_events, code=self.code, number=number, first=before, new=new)
+        ]
         if summary is not None:
-            ops.append(partial(repository.end_deal, code=self.code, summary=summary,
-                               finished=finished))
+            ops.append(
+                partial(repository.end_deal, code=self.code, summary=summary, finished=finished)
+            )
         try:
             await self.store.write(ops)
         except Exception:
@@ -313,13 +390,14 @@ class Room:
         return new
 
     # ----------------------------------------------------------- actions
-    async def act(self, seat: int, action: Action, conn: Connection | None = None,
-                  msg_id: int | None = None) -> None:
+    async def act(
+        self, seat: int, action: Action, conn: Connection | None = None, msg_id: int | None = None
+    ) -> None:
         """A player's action: applied, committed, shown to every seat, then acknowledged."""
         async with self.lock:
             await self._commit(seat, action)
             self._changed()
-            if conn is not None:   # after the new state: once acknowledged, the state is current
+            if conn is not None:  # after the new state: once acknowledged, the state is current
                 conn.send({"type": "ack", "id": msg_id})
 
     async def time_out(self, seat: int, why: DeadlineKind) -> None:
@@ -332,10 +410,14 @@ class Room:
         """What the bot playing ``seat`` (in turn) needs to choose its move."""
         table = self.table
         assert table is not None
-        seed = None if self.seed is None else random.Random(
-            f"{self.seed}:{self.number}:{seat}:{len(table.log)}").getrandbits(63)
-        return BotTurn(self.slots[seat].bot or "random", seed, table.view(seat),
-                       table.legal_actions())
+        seed = (
+            None
+            if self.seed is None
+            else random.Random(f"{self.seed}:{self.number}:{seat}:{len(table.log)}").getrandbits(63)
+        )
+        return BotTurn(
+            self.slots[seat].bot or "random", seed, table.view(seat), table.legal_actions()
+        )
 
     async def play_bot(self, seat: int, bot: str, action: Action) -> None:
         """The move the bot playing ``seat`` chose (the lock is held); an illegal one (a bug)
@@ -346,11 +428,19 @@ class Room:
         try:
             await self._commit(seat, action)
         except IllegalActionError as error:
-            log.error("room %s: bot %s chose an illegal %s (%s); timing it out",
-                      self.code, bot, action, error)
+            log.error(
+                "room %s: bot %s chose an illegal %s (%s); timing it out",
+                self.code,
+                bot,
+                action,
+                error,
+            )
             await self._commit(seat, TimeOut())
-        if self.slots[seat].autoplay is not None and table.turns > turns \
-                and seat in self.autoplay_turns:
+        if (
+            self.slots[seat].autoplay is not None
+            and table.turns > turns
+            and seat in self.autoplay_turns
+        ):
             self.autoplay_turns[seat] += 1
         self._changed()
 
@@ -369,8 +459,11 @@ class Room:
         async with self.lock:
             host = self.config.host
             if by != host:
-                raise RoomError("forbidden", f"only the table's host ({self.names[host]}, seat "
-                                             f"{host + 1}) can hand a seat to a bot")
+                raise RoomError(
+                    "forbidden",
+                    f"only the table's host ({self.names[host]}, seat "
+                    f"{host + 1}) can hand a seat to a bot",
+                )
             if not 0 <= seat < self.config.players:
                 raise RoomError("bad_seat", f"there is no seat {seat + 1} at this table")
             slot = self.slots[seat]
@@ -381,9 +474,12 @@ class Room:
             if not slot.taken:
                 raise RoomError("bad_seat", f"seat {seat + 1} has no player yet")
             if self.connected(seat):
-                raise RoomError("not_absent", f"{slot.display} (seat {seat + 1}) is online: "
-                                              "only an absent player's seat can be handed "
-                                              "to a bot")
+                raise RoomError(
+                    "not_absent",
+                    f"{slot.display} (seat {seat + 1}) is online: "
+                    "only an absent player's seat can be handed "
+                    "to a bot",
+                )
             if self.status is RoomStatus.FINISHED:
                 raise RoomError("not_playing", "the match is over")
             await self._write_bot(seat, bot)
@@ -400,12 +496,12 @@ class Room:
 
     async def _write_bot(self, seat: int, bot: str | None) -> None:
         try:
-            await self.store.write([partial(repository.set_autoplay, code=self.code, seat=seat,
-                                            bot=bot)])
+            await self.store.write(
+                [partial(repository.set_autoplay, code=self.code, seat=seat, bot=bot)]
+            )
         except Exception:
             log.exception("room %s: could not store the autoplay of seat %d", self.code, seat)
-            raise RoomError("server", "the change could not be saved; please try again") \
-                from None
+            raise RoomError("server", "the change could not be saved; please try again") from None
 
     # ----------------------------------------------------------- clients
     async def attach(self, conn: Connection, seat: int) -> None:
@@ -414,7 +510,7 @@ class Room:
             slot = self.slots[seat]
             bot = slot.autoplay
             if bot is not None:
-                await self._write_bot(seat, None)   # a failure leaves the seat as it was
+                await self._write_bot(seat, None)  # a failure leaves the seat as it was
                 slot.bot = None
             conn.seat = seat
             self.conns.setdefault(seat, []).append(conn)
@@ -506,14 +602,15 @@ class Rooms:
         room = await Room.open(self.store, self.settings, code)
         if room is None:
             return None
-        if code in self.rooms:   # loaded meanwhile by another request
+        if code in self.rooms:  # loaded meanwhile by another request
             return self.rooms[code]
         self.rooms[code] = room
         room.resume()
         return room
 
-    async def create(self, config: RoomConfig, name: str,
-                     seed: int | None) -> tuple[Room, int, str]:
+    async def create(
+        self, config: RoomConfig, name: str, seed: int | None
+    ) -> tuple[Room, int, str]:
         room, seat, token = await Room.create(self.store, self.settings, config, name, seed)
         self.rooms[room.code] = room
         return room, seat, token

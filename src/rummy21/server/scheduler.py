@@ -102,8 +102,7 @@ class Scheduled(Protocol):
     async def play_bot(self, seat: int, bot: str, action: Action) -> None: ...
 
 
-def choose_bot_action(name: str, seed: int | None, view: View,
-                      legal: Sequence[Action]) -> Action:
+def choose_bot_action(name: str, seed: int | None, view: View, legal: Sequence[Action]) -> Action:
     """A bot's move (module-level so that a process pool could run it)."""
     return make_bot(name, seed).choose(view, legal)
 
@@ -153,12 +152,15 @@ class Scheduler:
             self._absent = None
         elif self._absent is None or self._absent[0] != turn.key:
             self._absent = turn.key, clock(grace)
-        clocks = [(c[1], kind) for c, kind in ((self._turn, DeadlineKind.TURN),
-                                               (self._absent, DeadlineKind.ABSENT))
-                  if c is not None]
+        clocks = [
+            (c[1], kind)
+            for c, kind in ((self._turn, DeadlineKind.TURN), (self._absent, DeadlineKind.ABSENT))
+            if c is not None
+        ]
         if clocks:
-            (self.deadline, self.deadline_wall), self.deadline_kind = \
-                min(clocks, key=lambda item: item[0][0])
+            (self.deadline, self.deadline_wall), self.deadline_kind = min(
+                clocks, key=lambda item: item[0][0]
+            )
         else:
             self.deadline = self.deadline_wall = self.deadline_kind = None
         if due is None or due.step is not Step.NEXT_DEAL:
@@ -214,8 +216,9 @@ class Scheduler:
             except BaseException:
                 pass
 
-    async def _run(self, job: Callable[[Due, int], Coroutine[Any, Any, None]], due: Due,
-                   version: int) -> None:
+    async def _run(
+        self, job: Callable[[Due, int], Coroutine[Any, Any, None]], due: Due, version: int
+    ) -> None:
         try:
             await job(due, version)
         except asyncio.CancelledError:
@@ -246,11 +249,14 @@ class Scheduler:
         while self.deadline is not None:
             await asyncio.sleep(max(0.0, self.deadline - loop.time()))
             async with self.room.lock:
-                if not self._still(due, version) or self.deadline is None \
-                        or self.deadline_kind is None:
-                    return   # the turn changed meanwhile (and was rescheduled)
+                if (
+                    not self._still(due, version)
+                    or self.deadline is None
+                    or self.deadline_kind is None
+                ):
+                    return  # the turn changed meanwhile (and was rescheduled)
                 if loop.time() < self.deadline:
-                    continue   # the clock moved on (a reconnection): sleep on
+                    continue  # the clock moved on (a reconnection): sleep on
                 await self.room.time_out(due.seat, self.deadline_kind)
                 return
 
@@ -261,9 +267,10 @@ class Scheduler:
         turn = self.room.bot_turn(due.seat)
         if turn.bot == "random":
             action = choose_bot_action(turn.bot, turn.seed, turn.view, turn.legal)
-        else:   # the solver can think for a while: keep the event loop free
-            action = await asyncio.to_thread(choose_bot_action, turn.bot, turn.seed, turn.view,
-                                             turn.legal)
+        else:  # the solver can think for a while: keep the event loop free
+            action = await asyncio.to_thread(
+                choose_bot_action, turn.bot, turn.seed, turn.view, turn.legal
+            )
         async with self.room.lock:
             if self._still(due, version):
                 await self.room.play_bot(due.seat, turn.bot, action)

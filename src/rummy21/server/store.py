@@ -52,7 +52,8 @@ metadata = MetaData()
 """The schema as the code uses it; a change here needs a revision in ``migrations/versions``."""
 
 rooms = Table(
-    "rooms", metadata,
+    "rooms",
+    metadata,
     Column("code", String(16), primary_key=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("config", Text, nullable=False),
@@ -61,7 +62,8 @@ rooms = Table(
 )
 
 seats = Table(
-    "seats", metadata,
+    "seats",
+    metadata,
     Column("code", String(16), primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),
     Column("kind", String(8), nullable=False),
@@ -72,7 +74,8 @@ seats = Table(
 )
 
 deals = Table(
-    "deals", metadata,
+    "deals",
+    metadata,
     Column("code", String(16), primary_key=True),
     Column("number", Integer, primary_key=True, autoincrement=False),
     Column("dealer", Integer, nullable=False),
@@ -87,7 +90,8 @@ deals = Table(
 )
 
 events = Table(
-    "events", metadata,
+    "events",
+    metadata,
     Column("code", String(16), primary_key=True),
     Column("deal", Integer, primary_key=True, autoincrement=False),
     Column("seq", Integer, primary_key=True, autoincrement=False),
@@ -108,8 +112,9 @@ def make_engine(url: str) -> Engine:
         path = url.split("///", 1)[1] if "///" in url else ""
         if path:
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False},
-                           poolclass=StaticPool if memory else None)
+    engine = create_engine(
+        url, connect_args={"check_same_thread": False}, poolclass=StaticPool if memory else None
+    )
 
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -127,8 +132,9 @@ def make_engine(url: str) -> Engine:
 class _Job:
     __slots__ = ("done", "ops", "read")
 
-    def __init__(self, ops: list[Op], done: Callable[[Any, BaseException | None], None],
-                 read: bool) -> None:
+    def __init__(
+        self, ops: list[Op], done: Callable[[Any, BaseException | None], None], read: bool
+    ) -> None:
         self.ops = ops
         self.done = done
         self.read = read
@@ -205,7 +211,7 @@ class Store:
         def done(value: Any, error: BaseException | None) -> None:
             try:
                 loop.call_soon_threadsafe(settle, value, error)
-            except RuntimeError:   # the loop is closed: nobody is waiting any more
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
                 pass
 
         self._queue.put(_Job(list(ops), done, read))

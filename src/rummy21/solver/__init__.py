@@ -88,5 +88,14 @@ from rummy21.solver.replace import replacements
 from rummy21.solver.results import Arrangement, Meld, Replacement, Solution
 from rummy21.solver.search import solve
 
-__all__ = ["Arrangement", "Meld", "Replacement", "Solution", "least_after_put_aside",
-           "max_pure_groups", "paused_collection", "replacements", "solve"]
+__all__ = [
+    "Arrangement",
+    "Meld",
+    "Replacement",
+    "Solution",
+    "least_after_put_aside",
+    "max_pure_groups",
+    "paused_collection",
+    "replacements",
+    "solve",
+]

@@ -71,8 +71,12 @@ def line_after(at: Sequence[int], p: int) -> tuple[int, ...]:
     return tuple(at[q] for q in range(p + 1, 14)) + (at[1],)
 
 
-def loose_ahead(counts: Sequence[int], mask: Sequence[bool],
-                rank_points: Sequence[int] = RANK_POINTS, free: int = 0) -> list[int]:
+def loose_ahead(
+    counts: Sequence[int],
+    mask: Sequence[bool],
+    rank_points: Sequence[int] = RANK_POINTS,
+    free: int = 0,
+) -> list[int]:
     """For each position, a lower bound on the points left loose among the cards after it
     (``free``: cards that may be put aside at no cost).
 
@@ -83,15 +87,15 @@ def loose_ahead(counts: Sequence[int], mask: Sequence[bool],
     most ``J`` isolated cards (none if ``J < 2``): the rest are loose whatever the arrangement.
     """
     jokers = sum(n for i, n in enumerate(counts) if mask[i])
-    saved = (jokers if jokers >= 2 else 0) + free   # ``free``: cards put aside
-    isolated: list[tuple[int, int]] = []       # (position, points)
+    saved = (jokers if jokers >= 2 else 0) + free  # ``free``: cards put aside
+    isolated: list[tuple[int, int]] = []  # (position, points)
     for i in range(JOKER_INDEX):
         if not counts[i] or mask[i] or counts[i] == 3 or any(counts[j] for j in _NEIGHBOURS[i]):
             continue
         rank = i % 13 + 1
         isolated.extend([(rank, rank_points[rank - 1])] * counts[i])
     bound = [0] * 17
-    if len(isolated) <= saved:      # (the usual case: then none is sure to be loose)
+    if len(isolated) <= saved:  # (the usual case: then none is sure to be loose)
         return bound
     for p in range(16):
         points = sorted((pts for pos, pts in isolated if pos > p), reverse=True)
@@ -106,8 +110,9 @@ def _neighbours(i: int) -> tuple[int, ...]:
     rank += 1
     places = {rank, 14} if rank == 1 else {rank}
     near = {q for p in places for q in range(p - 2, p + 3) if 1 <= q <= 14 and q not in places}
-    return tuple(t * 13 + rank - 1 for t in range(4) if t != suit) + \
-        tuple(sorted(suit * 13 + (q - 1) % 13 for q in near))
+    return tuple(t * 13 + rank - 1 for t in range(4) if t != suit) + tuple(
+        sorted(suit * 13 + (q - 1) % 13 for q in near)
+    )
 
 
 _NEIGHBOURS = tuple(_neighbours(i) for i in range(JOKER_INDEX))
@@ -124,7 +129,7 @@ def max_pure_groups(counts: Sequence[int]) -> int:
     """
     total = counts[JOKER_INDEX] // 3
     for s in range(4):
-        total += _suit_pure_groups(tuple(counts[s * 13:s * 13 + 13]))
+        total += _suit_pure_groups(tuple(counts[s * 13 : s * 13 + 13]))
     return total
 
 
@@ -144,8 +149,9 @@ def pure_within(lines: Sequence[tuple[int, ...]], budget: int, need: int) -> lis
     best = [0] * (budget + 1)
     for line in lines:
         mine = [_line_groups_buying(line, k, need) for k in range(budget + 1)]
-        best = [min(need, max(best[k - j] + mine[j] for j in range(k + 1)))
-                for k in range(budget + 1)]
+        best = [
+            min(need, max(best[k - j] + mine[j] for j in range(k + 1))) for k in range(budget + 1)
+        ]
     return best
 
 
@@ -159,10 +165,10 @@ def _line_groups_buying(line: tuple[int, ...], budget: int, need: int) -> int:
         return min(need, budget // 3)
     rest = list(line)
     rest[i] -= 1
-    best = _line_groups_buying(tuple(rest), budget, need)      # this copy joins no group
+    best = _line_groups_buying(tuple(rest), budget, need)  # this copy joins no group
     if best >= need:
         return need
-    for start in (i - 2, i - 1, i):                            # a run of three through it
+    for start in (i - 2, i - 1, i):  # a run of three through it
         if start < 0 or start + 2 >= len(line):
             continue
         places = (start, start + 1, start + 2)
@@ -173,7 +179,7 @@ def _line_groups_buying(line: tuple[int, ...], budget: int, need: int) -> int:
                 if rest[q]:
                     rest[q] -= 1
             best = max(best, 1 + _line_groups_buying(tuple(rest), budget - lack, need))
-    lack = 3 - line[i]                                          # a tunnela of it
+    lack = 3 - line[i]  # a tunnela of it
     if lack <= budget:
         rest = list(line)
         rest[i] = 0
@@ -204,13 +210,13 @@ def _line_groups(line: tuple[int, ...]) -> int:
         i += 1
     rest = list(line)
     rest[i] -= 1
-    best = _line_groups(tuple(rest))                      # this copy joins no pure group
+    best = _line_groups(tuple(rest))  # this copy joins no pure group
     if line[i] == 3:
         rest[i] = 0
-        best = max(best, 1 + _line_groups(tuple(rest)))   # a tunnela
+        best = max(best, 1 + _line_groups(tuple(rest)))  # a tunnela
     if i + 2 < len(line) and line[i + 1] and line[i + 2]:
         rest = list(line)
         for q in (i, i + 1, i + 2):
             rest[q] -= 1
-        best = max(best, 1 + _line_groups(tuple(rest)))   # a pure run of three
+        best = max(best, 1 + _line_groups(tuple(rest)))  # a pure run of three
     return best

@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 _lock = threading.Lock()
-_depth = 0                  # pauses open, in every thread
-_resume = False             # whether the collector ran when the first of them began
+_depth = 0  # pauses open, in every thread
+_resume = False  # whether the collector ran when the first of them began
 
 
 @contextmanager

@@ -124,7 +124,7 @@ def suit_step(stage: Stage, step: SuitStep) -> Stage:
         if rows is None:
             rows = known[purity][here] = sweep_moves(here, purity, place)
         for change, pool, adds, extends, jokers, owed, loose, move in rows:
-            new_pkey = -1           # worked out once an entry can take the move
+            new_pkey = -1  # worked out once an entry can take the move
             target = None
             for balance, cost, _ in entries:
                 total = balance + jokers + owed
@@ -190,7 +190,7 @@ def close_position(stage: Stage, closing: Closing) -> Stage:
     points, limit, ahead, bound = closing.points, closing.limit, closing.ahead, closing.bound
     replace, aside, exact = closing.replace, closing.aside, closing.exact
     out: Stage = {}
-    splits_of: dict[int, tuple[PoolSplit, ...]] = {}    # by the pool's bits
+    splits_of: dict[int, tuple[PoolSplit, ...]] = {}  # by the pool's bits
     for pkey, entries in stage.items():
         bought = pkey >> AT_BOUGHT & BOUGHT_MASK
         if bought > spend:
@@ -202,18 +202,29 @@ def close_position(stage: Stage, closing: Closing) -> Stage:
         if pure > need:
             new_key -= (pure - need) << AT_PURE
             pure = need
-        elif pure < need and pure + pure_left[bought] + OPEN_PURE[pkey & 255] \
-                + OPEN_PURE[pkey >> _AT_SUIT1 & 255] + OPEN_PURE[pkey >> _AT_SUIT2 & 255] \
-                + OPEN_PURE[pkey >> _AT_SUIT3 & 255] < need:
-            continue        # it cannot reach enough pure groups (with its open pure runs)
+        elif (
+            pure < need
+            and pure
+            + pure_left[bought]
+            + OPEN_PURE[pkey & 255]
+            + OPEN_PURE[pkey >> _AT_SUIT1 & 255]
+            + OPEN_PURE[pkey >> _AT_SUIT2 & 255]
+            + OPEN_PURE[pkey >> _AT_SUIT3 & 255]
+            < need
+        ):
+            continue  # it cannot reach enough pure groups (with its open pure runs)
         if pkey & PURITY and pure >= need:
             new_key = forget_purity_of(new_key)
-        pool = pkey >> AT_POOLS & 255      # the four 2-bit pool fields
+        pool = pkey >> AT_POOLS & 255  # the four 2-bit pool fields
         splits = _SETLESS if closing.setless else splits_of.get(pool)
         if splits is None:
             splits = splits_of[pool] = pool_splits(
-                (pool & 3, pool >> 2 & 3, pool >> 4 & 3, pool >> 6 & 3), closing.jokerish,
-                points, closing.max_set, replace)
+                (pool & 3, pool >> 2 & 3, pool >> 4 & 3, pool >> 6 & 3),
+                closing.jokerish,
+                points,
+                closing.max_set,
+                replace,
+            )
         target = None
         for balance, loose, _ in entries:
             base = balance - owed  # owed was carried for pruning only
@@ -221,18 +232,22 @@ def close_position(stage: Stage, closing: Closing) -> Stage:
                 total = base + split.jokers
                 cost = loose + split.loose_points
                 if replace:
-                    total -= split.loose_points     # one point per loose card
+                    total -= split.loose_points  # one point per loose card
                     if total + owed > limit + bound - cost:
                         continue
                 elif total + owed > limit:
                     continue
                 if (split.extension or ext) and not exact:
                     continue
-                if aside and not bought and split.loose_points and \
-                        cost - points + ahead <= bound:
+                if aside and not bought and split.loose_points and cost - points + ahead <= bound:
                     # One of its loose cards may be the card put aside.
-                    insert(out.setdefault(new_key | 1 << AT_BOUGHT, []), total,
-                           cost - points, (pkey, balance, split), exact)
+                    insert(
+                        out.setdefault(new_key | 1 << AT_BOUGHT, []),
+                        total,
+                        cost - points,
+                        (pkey, balance, split),
+                        exact,
+                    )
                 if cost + ahead > bound:
                     continue
                 if target is None:

@@ -89,8 +89,9 @@ class SuitMove(NamedTuple):
     """Jokers a short run that ends takes beyond the ones it needs."""
 
 
-RawMove = tuple[int, int, int, int, bool, tuple[tuple[int, int, int], ...], int, bool, int, int,
-                int]
+RawMove = tuple[
+    int, int, int, int, bool, tuple[tuple[int, int, int], ...], int, bool, int, int, int
+]
 """A :class:`SuitMove` as a plain tuple, in its order (read it with ``SuitMove._make``). The
 move tables keep tens of thousands of moves, and the sweep's back-pointers hold them: the
 cycle collector stops tracking a plain tuple of numbers after its first look, never a named
@@ -116,7 +117,8 @@ class Play(NamedTuple):
     def only_jokers(self) -> bool:
         """The copies can only be jokers here (outside the last places, where none are)."""
         return self.phase not in (Phase.LAST, Phase.CLOSE) and (
-            self.role == Role.JOKER_ONLY or (self.role == Role.TUNNELA_ONLY and self.copies != 3))
+            self.role == Role.JOKER_ONLY or (self.role == Role.TUNNELA_ONLY and self.copies != 3)
+        )
 
 
 class _RunsMoved(NamedTuple):
@@ -181,7 +183,7 @@ def _ways(state: tuple[int, ...], play: Play) -> list[list[_Way]]:
         elif role == Role.TUNNELA_ONLY and phase != Phase.LAST:
             allowed = (False, True, True)
         elif role == Role.PURE_ONLY and phase != Phase.LAST and k in (I2, I3, LI3):
-            allowed = (False, True, True)   # a joker card continues only pure runs as itself
+            allowed = (False, True, True)  # a joker card continues only pure runs as itself
         else:
             allowed = (True, True, True)
         ways = []
@@ -191,12 +193,21 @@ def _ways(state: tuple[int, ...], play: Play) -> list[list[_Way]]:
                 into.append((next_class(k, True, phase), moves.naturals))
             if moves.jokers:
                 into.append((next_class(k, False, phase), moves.jokers))
-            extends = bool(moves.jokers) and ((k in (P3, I3, LP3, LI3) and not later) or
-                                              (k in bridges and not bridges[k]))
-            ways.append(_Way(moves.naturals, k, moves, into,
-                             moves.jokers + PADDING.get(k, 0) * moves.ends,
-                             moves.ends if k in PURE_END else 0, extends,
-                             bool(moves.ends) and k in (P1, P2, I2)))
+            extends = bool(moves.jokers) and (
+                (k in (P3, I3, LP3, LI3) and not later) or (k in bridges and not bridges[k])
+            )
+            ways.append(
+                _Way(
+                    moves.naturals,
+                    k,
+                    moves,
+                    into,
+                    moves.jokers + PADDING.get(k, 0) * moves.ends,
+                    moves.ends if k in PURE_END else 0,
+                    extends,
+                    bool(moves.ends) and k in (P1, P2, I2),
+                )
+            )
         choices.append(ways)
     return choices
 
@@ -236,8 +247,16 @@ def suit_moves(state: int, play: Play) -> tuple[RawMove, ...]:
             short_ends = short_ends or way.short_end
         rest = available - naturals
         for extra in range(play.padding + 1 if short_ends else 1):
-            out.extend(_plain_move(move) for move in _grow(play, runs[HIGH], _RunsMoved(
-                new, rest, demand + extra, pure, extends or extra > 0, tuple(moves), extra)))
+            out.extend(
+                _plain_move(move)
+                for move in _grow(
+                    play,
+                    runs[HIGH],
+                    _RunsMoved(
+                        new, rest, demand + extra, pure, extends or extra > 0, tuple(moves), extra
+                    ),
+                )
+            )
     return tuple(out)
 
 
@@ -246,13 +265,27 @@ def _grow(play: Play, high: int, moved: _RunsMoved) -> Iterator[SuitMove]:
     role, phase, purity = play.role, play.phase, play.purity
     if phase in (Phase.LAST, Phase.CLOSE):
         state = encode(moved.runs)
-        yield SuitMove(state if purity else forget_purity(state), 0, moved.demand, moved.pure,
-                       moved.extends, moved.moves, 0, False, 0, 0, moved.extra)
+        yield SuitMove(
+            state if purity else forget_purity(state),
+            0,
+            moved.demand,
+            moved.pure,
+            moved.extends,
+            moved.moves,
+            0,
+            False,
+            0,
+            0,
+            moved.extra,
+        )
         return
-    fixed = play.copies if play.only_jokers else 0      # copies that can only be jokers
+    fixed = play.copies if play.only_jokers else 0  # copies that can only be jokers
     copies = play.copies - fixed
-    keeps_aces = phase == Phase.FIRST and play.reach == 1 and role in (
-        Role.NATURAL, Role.EITHER, Role.PURE_ONLY)
+    keeps_aces = (
+        phase == Phase.FIRST
+        and play.reach == 1
+        and role in (Role.NATURAL, Role.EITHER, Role.PURE_ONLY)
+    )
     for tunnela in (False, True):
         if tunnela and not (moved.rest == 3 and copies == 3):
             continue
@@ -270,14 +303,35 @@ def _grow(play: Play, high: int, moved: _RunsMoved) -> Iterator[SuitMove]:
                 if not purity:
                     state = forget_purity(state)
                 for as_jokers in range(lowest, free + 1 if role != Role.NATURAL else 1):
-                    yield SuitMove(state, free - as_jokers, moved.demand - as_jokers - fixed,
-                                   moved.pure + tunnela, moved.extends, moved.moves, new_runs,
-                                   tunnela, reserve, as_jokers + fixed, moved.extra)
+                    yield SuitMove(
+                        state,
+                        free - as_jokers,
+                        moved.demand - as_jokers - fixed,
+                        moved.pure + tunnela,
+                        moved.extends,
+                        moved.moves,
+                        new_runs,
+                        tunnela,
+                        reserve,
+                        as_jokers + fixed,
+                        moved.extra,
+                    )
 
 
 def _plain_move(move: SuitMove) -> RawMove:
-    return (move.state, move.pool, move.jokers, move.pure, move.extends, move.moves,
-            move.new_runs, move.tunnela, move.reserve, move.as_jokers, move.extra_padding)
+    return (
+        move.state,
+        move.pool,
+        move.jokers,
+        move.pure,
+        move.extends,
+        move.moves,
+        move.new_runs,
+        move.tunnela,
+        move.reserve,
+        move.as_jokers,
+        move.extra_padding,
+    )
 
 
 class Place(NamedTuple):
@@ -350,19 +404,23 @@ def sweep_moves(state: int, purity: bool, place: Place) -> tuple[SweepRow, ...]:
     role = place.roles[purity]
     out: list[SweepRow] = []
     for bought in range(place.buy + 1 if role != Role.JOKER_ONLY else 1):
-        play = Play(place.copies + bought, role, place.phase, purity, place.reach,
-                    place.padding)
+        play = Play(place.copies + bought, role, place.phase, purity, place.reach, place.padding)
         for raw in suit_moves(state, play):
             move = SuitMove._make(raw)
             if move.extends and not place.exact:
                 continue
-            if bought and move.pool + move.as_jokers + sum(
-                    RunMoves._make(move.moves[k]).naturals for k in (I2, I3, LI3)) \
-                    + (0 if place.bought_starts else move.new_runs) > place.copies:
-                continue    # a bought copy plays as itself in a pure run or tunnela, or else
-                            # a joker could stand where it does (and see bought_may_start)
+            if (
+                bought
+                and move.pool
+                + move.as_jokers
+                + sum(RunMoves._make(move.moves[k]).naturals for k in (I2, I3, LI3))
+                + (0 if place.bought_starts else move.new_runs)
+                > place.copies
+            ):
+                continue  # a bought copy plays as itself in a pure run or tunnela, or else
+                # a joker could stand where it does (and see bought_may_start)
             if bought and not purity and not move.tunnela:
-                continue    # once purity no longer matters, only a tunnela needs one
+                continue  # once purity no longer matters, only a tunnela needs one
             loose = 0
             if place.setless is not None and move.pool:
                 if place.setless < 0:
@@ -376,10 +434,16 @@ def sweep_moves(state: int, purity: bool, place: Place) -> tuple[SweepRow, ...]:
                 if after[P1]:
                     owed += max(0, after[P1] - (place.next2 if place.next2 >= 0 else after[HIGH]))
             step = move.pure << AT_PURE | owed << AT_OWED
-            row = SweepMove(move.state - state, 0 if place.setless is not None else move.pool,
-                            step | bought << AT_BOUGHT, EXTENDS if move.extends else 0,
-                            move.jokers + bought - (loose if place.replace else 0), owed, loose,
-                            raw)
+            row = SweepMove(
+                move.state - state,
+                0 if place.setless is not None else move.pool,
+                step | bought << AT_BOUGHT,
+                EXTENDS if move.extends else 0,
+                move.jokers + bought - (loose if place.replace else 0),
+                owed,
+                loose,
+                raw,
+            )
             out.append(_plain(row))
             if place.aside and move.as_jokers:
                 out.append(_plain(row._replace(step=step | 1 << AT_BOUGHT, jokers=row.jokers + 1)))
@@ -387,5 +451,4 @@ def sweep_moves(state: int, purity: bool, place: Place) -> tuple[SweepRow, ...]:
 
 
 def _plain(row: SweepMove) -> SweepRow:
-    return (row.change, row.pool, row.step, row.extends, row.jokers, row.owed, row.loose,
-            row.move)
+    return (row.change, row.pool, row.step, row.extends, row.jokers, row.owed, row.loose, row.move)

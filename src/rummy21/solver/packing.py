@@ -25,15 +25,15 @@ from typing import NamedTuple
 from rummy21.solver.runs import BITS, forget_purity
 
 SUIT_MASK = (1 << BITS) - 1
-AT_SUIT = (0, BITS, 2 * BITS, 3 * BITS)     # a suit state's number each
+AT_SUIT = (0, BITS, 2 * BITS, 3 * BITS)  # a suit state's number each
 AT_POOL = tuple(4 * BITS + 2 * s for s in range(4))
 """Two bits each: the copies a suit sends to the pool here (0..3)."""
 AT_POOLS = AT_POOL[0]
-AT_PURE = 4 * BITS + 8                      # 6 bits: pure groups done
-AT_OWED = AT_PURE + 6                       # 7 bits: jokers owed by short runs (for pruning)
-AT_BOUGHT = AT_OWED + 7                     # 7 bits: cards bought or put aside
-EXTENDS = 1 << AT_BOUGHT + 7                # a move placed spare jokers only (Option A)
-PURITY = EXTENDS << 1                       # purity still matters (fewer pure groups than needed)
+AT_PURE = 4 * BITS + 8  # 6 bits: pure groups done
+AT_OWED = AT_PURE + 6  # 7 bits: jokers owed by short runs (for pruning)
+AT_BOUGHT = AT_OWED + 7  # 7 bits: cards bought or put aside
+EXTENDS = 1 << AT_BOUGHT + 7  # a move placed spare jokers only (Option A)
+PURITY = EXTENDS << 1  # purity still matters (fewer pure groups than needed)
 PURE_MASK, OWED_MASK, BOUGHT_MASK = 63, 127, 127
 MOST_BOUGHT = BOUGHT_MASK - 4 * 3
 """The most cards a sweep may buy or put aside: within a position a suit adds at most three
@@ -55,15 +55,28 @@ class LayerKey(NamedTuple):
 
 def pack(suits: Sequence[int], pure: int, bought: int) -> int:
     """A state between positions, packed."""
-    return suits[0] | suits[1] << AT_SUIT[1] | suits[2] << AT_SUIT[2] | suits[3] << AT_SUIT[3] \
-        | pure << AT_PURE | bought << AT_BOUGHT
+    return (
+        suits[0]
+        | suits[1] << AT_SUIT[1]
+        | suits[2] << AT_SUIT[2]
+        | suits[3] << AT_SUIT[3]
+        | pure << AT_PURE
+        | bought << AT_BOUGHT
+    )
 
 
 def unpack(key: int) -> LayerKey:
     """The inverse of :func:`pack`."""
-    return LayerKey((key & SUIT_MASK, key >> AT_SUIT[1] & SUIT_MASK,
-                     key >> AT_SUIT[2] & SUIT_MASK, key >> AT_SUIT[3] & SUIT_MASK),
-                    key >> AT_PURE & PURE_MASK, key >> AT_BOUGHT & BOUGHT_MASK)
+    return LayerKey(
+        (
+            key & SUIT_MASK,
+            key >> AT_SUIT[1] & SUIT_MASK,
+            key >> AT_SUIT[2] & SUIT_MASK,
+            key >> AT_SUIT[3] & SUIT_MASK,
+        ),
+        key >> AT_PURE & PURE_MASK,
+        key >> AT_BOUGHT & BOUGHT_MASK,
+    )
 
 
 def forget_purity_of(key: int) -> int:

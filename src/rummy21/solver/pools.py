@@ -69,8 +69,9 @@ def _partitions(y: tuple[int, ...], max_set: int) -> dict[int, tuple[SetOf, ...]
 
 
 @cache
-def pool_splits(x: tuple[int, ...], jokerish: tuple[bool, ...], points: int,
-                max_set: int, every: bool = False) -> tuple[PoolSplit, ...]:
+def pool_splits(
+    x: tuple[int, ...], jokerish: tuple[bool, ...], points: int, max_set: int, every: bool = False
+) -> tuple[PoolSplit, ...]:
     """Pareto-best splits of a rank's pool ``x`` (copies by suit), by (jokers used, loose
     points), plus, for Option A, splits absorbing spare jokers. ``jokerish``: the suits whose
     copies are joker cards (they go to the pool only to sit in a set). ``points``: of a

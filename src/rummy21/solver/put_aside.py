@@ -10,8 +10,9 @@ from rummy21.solver.bounds import max_pure_groups
 from rummy21.solver.sweep import SweepSpec, Variant, sweep
 
 
-def least_after_put_aside(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
-                          bound: int) -> int | None:
+def least_after_put_aside(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet, bound: int
+) -> int | None:
     """The least pure save (points outside groups, enough pure groups) of the hands left by
     putting any one card of ``counts`` aside, if at most ``bound``; else ``None``.
 

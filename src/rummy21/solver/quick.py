@@ -71,18 +71,20 @@ def quick_arrangement(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> 
         if not found.loose:
             break
     assert best is not None
-    return Quick(best.points, Arrangement(tuple(map(meld_of, best.groups)),
-                                          tuple(sorted(best.loose))))
+    return Quick(
+        best.points, Arrangement(tuple(map(meld_of, best.groups)), tuple(sorted(best.loose)))
+    )
 
 
-def _heaviest_pure_groups(counts: Sequence[int], mask: Sequence[bool], need: int,
-                          longest: int) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
+def _heaviest_pure_groups(
+    counts: Sequence[int], mask: Sequence[bool], need: int, longest: int
+) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
     """Enough pure groups to weigh the most (see :func:`_greedy_with`): (weight, groups as
     tuples of card kinds); printed-joker tunnelas weigh -3. ``None`` if the cards cannot
     form enough. (Plain pairs, not :class:`_Cores`: this runs for every hand.)"""
     table: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {0: (0, ())}
     for s in range(4):
-        ranks = tuple(counts[s * 13:s * 13 + 13])
+        ranks = tuple(counts[s * 13 : s * 13 + 13])
         weights = tuple(-1 if mask[s * 13 + r] else 2 for r in range(13))
         merged: dict[int, tuple[int, tuple[tuple[int, ...], ...]]] = {}
         cores = _suit_cores(ranks, weights, need, longest)
@@ -91,8 +93,10 @@ def _heaviest_pure_groups(counts: Sequence[int], mask: Sequence[bool], need: int
                 k = min(need, k1 + k2)
                 heaviest = merged.get(k)
                 if heaviest is None or w1 + w2 > heaviest[0]:
-                    merged[k] = (w1 + w2, g1 + tuple(
-                        tuple(s * 13 + (p - 1) % 13 for p in g) for g in g2))
+                    merged[k] = (
+                        w1 + w2,
+                        g1 + tuple(tuple(s * 13 + (p - 1) % 13 for p in g) for g in g2),
+                    )
         table = merged
     best: tuple[int, tuple[tuple[int, ...], ...]] | None = None
     printed = counts[JOKER_INDEX]
@@ -103,8 +107,9 @@ def _heaviest_pure_groups(counts: Sequence[int], mask: Sequence[bool], need: int
     return best
 
 
-def _greedy_with(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
-                 longest: int) -> _Greedy | None:
+def _greedy_with(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet, longest: int
+) -> _Greedy | None:
     """A quick arrangement with enough pure groups, and the points it leaves loose.
 
     Pick enough pure groups ``G``, chosen per suit to weigh the most (each non-joker card in
@@ -135,17 +140,19 @@ def _greedy_with(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
         else:
             single.remove(mate)
             pairs.append((mate, card))
-    groups: list[_Group] = [(_TUNNELA if g[0] == g[1] else _PURE_SEQUENCE,
-                             tuple(ALL_CARDS[i] for i in g)) for g in best[1]]
+    groups: list[_Group] = [
+        (_TUNNELA if g[0] == g[1] else _PURE_SEQUENCE, tuple(ALL_CARDS[i] for i in g))
+        for g in best[1]
+    ]
     groups.extend(melds)
-    wants = [(float(sum(c.points for c in pair)), 1, pair) for pair in pairs] + \
-        [(card.points / 2, 2, (card,)) for card in single]
+    wants = [(float(sum(c.points for c in pair)), 1, pair) for pair in pairs] + [
+        (card.points / 2, 2, (card,)) for card in single
+    ]
     loose: list[Card] = []
     padded = False
     for _, cost, cards in sorted(wants, key=lambda w: -w[0]):
         if len(spare) >= cost:
-            kind = _SET if len(cards) == 2 and cards[0].rank == cards[1].rank \
-                else _IMPURE_SEQUENCE
+            kind = _SET if len(cards) == 2 and cards[0].rank == cards[1].rank else _IMPURE_SEQUENCE
             groups.append((kind, cards + tuple(spare.pop() for _ in range(cost))))
             padded = padded or cost == 2
         else:
@@ -155,8 +162,13 @@ def _greedy_with(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
             groups.append((_JOKER_GROUP, tuple(spare)))
         elif padded and len(spare) <= MAX_SEQUENCE - 3:
             # A run padded around a single card (the last) takes them all.
-            at = max(i for i, (kind, cards) in enumerate(groups) if kind is _IMPURE_SEQUENCE
-                     and len(cards) == 3 and sum(not mask[c.index] for c in cards) == 1)
+            at = max(
+                i
+                for i, (kind, cards) in enumerate(groups)
+                if kind is _IMPURE_SEQUENCE
+                and len(cards) == 3
+                and sum(not mask[c.index] for c in cards) == 1
+            )
             groups[at] = (_IMPURE_SEQUENCE, groups[at][1] + tuple(spare))
         else:
             loose.extend(spare)
@@ -192,8 +204,11 @@ def _natural_melds(naturals: list[Card], max_set: int) -> list[_Group]:
 
 _RANK_KINDS = tuple(tuple(s * 13 + rank for s in range(4)) for rank in range(13))
 """The card kinds of each rank, by suit."""
-_WINDOWS = tuple(tuple(suit * 13 + (start + k) % 13 for k in range(3))
-                 for suit in range(4) for start in range(12))
+_WINDOWS = tuple(
+    tuple(suit * 13 + (start + k) % 13 for k in range(3))
+    for suit in range(4)
+    for start in range(12)
+)
 """Each suit's runs of three, A-2-3 to Q-K-A."""
 
 
@@ -208,8 +223,9 @@ def _one_joker_apart(a: Card, b: Card) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
-def _suit_cores(ranks: tuple[int, ...], weights: tuple[int, ...], need: int,
-                longest: int) -> dict[int, tuple[int, tuple[tuple[int, ...], ...]]]:
+def _suit_cores(
+    ranks: tuple[int, ...], weights: tuple[int, ...], need: int, longest: int
+) -> dict[int, tuple[int, tuple[tuple[int, ...], ...]]]:
     """The heaviest ``k`` disjoint pure groups of one suit, for each ``k`` up to ``need``:
     (weight, groups) as plain pairs (see :func:`_heaviest_pure_groups`).
 
@@ -227,8 +243,9 @@ def _suit_cores(ranks: tuple[int, ...], weights: tuple[int, ...], need: int,
 
 
 @lru_cache(maxsize=1 << 16)
-def _line_cores(line: tuple[int, ...], weights: tuple[int, ...], need: int,
-                longest: int) -> dict[int, _Cores]:
+def _line_cores(
+    line: tuple[int, ...], weights: tuple[int, ...], need: int, longest: int
+) -> dict[int, _Cores]:
     """:func:`_suit_cores` for one way of placing the Aces: the lowest copy left stays out
     of the groups, or makes a tunnela with its two twins, or begins a pure run."""
     if not may_group(line):
@@ -240,8 +257,13 @@ def _line_cores(line: tuple[int, ...], weights: tuple[int, ...], need: int,
     _offer(out, _line_cores(tuple(rest), weights, need, longest), None, 0, need)
     if line[i] == 3:
         rest[i] = 0
-        _offer(out, _line_cores(tuple(rest), weights, need, longest), (i + 1,) * 3,
-               3 * weights[i], need)
+        _offer(
+            out,
+            _line_cores(tuple(rest), weights, need, longest),
+            (i + 1,) * 3,
+            3 * weights[i],
+            need,
+        )
     rest = list(line)
     end = i
     gain = 0
@@ -249,14 +271,24 @@ def _line_cores(line: tuple[int, ...], weights: tuple[int, ...], need: int,
         rest[end] -= 1
         gain += weights[end]
         end += 1
-        if end - i >= 3:                                   # a pure run i+1 .. end
-            _offer(out, _line_cores(tuple(rest), weights, need, longest),
-                   tuple(range(i + 1, end + 1)), gain, need)
+        if end - i >= 3:  # a pure run i+1 .. end
+            _offer(
+                out,
+                _line_cores(tuple(rest), weights, need, longest),
+                tuple(range(i + 1, end + 1)),
+                gain,
+                need,
+            )
     return out
 
 
-def _offer(out: dict[int, _Cores], found: dict[int, _Cores], group: tuple[int, ...] | None,
-           gain: int, need: int) -> None:
+def _offer(
+    out: dict[int, _Cores],
+    found: dict[int, _Cores],
+    group: tuple[int, ...] | None,
+    gain: int,
+    need: int,
+) -> None:
     """Keep, for each number of groups, the heavier of ``out``'s and ``found``'s plus
     ``group`` (of weight ``gain``)."""
     for k, (w, groups) in found.items():
@@ -282,7 +314,7 @@ def place_spare(arrangement: Arrangement, jokers: Jokers, rules: RuleSet) -> Arr
     kinds = [classify(g, jokers, rules).kind for g in groups]
     pure = [kind.is_pure for kind in kinds]
     for card in spare:
-        for i in sorted(range(len(groups)), key=pure.__getitem__):     # impure groups first
+        for i in sorted(range(len(groups)), key=pure.__getitem__):  # impure groups first
             trial = groups[i] + [card]
             if explain(trial, jokers, rules) is None:
                 kind = classify(trial, jokers, rules).kind
@@ -291,8 +323,9 @@ def place_spare(arrangement: Arrangement, jokers: Jokers, rules: RuleSet) -> Arr
                     break
         else:
             return None
-    return Arrangement(tuple(meld_of((kind, tuple(g)))
-                             for kind, g in zip(kinds, groups, strict=True)), ())
+    return Arrangement(
+        tuple(meld_of((kind, tuple(g))) for kind, g in zip(kinds, groups, strict=True)), ()
+    )
 
 
 _NO_CORES: dict[int, _Cores] = {0: _Cores(0, ())}

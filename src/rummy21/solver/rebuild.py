@@ -65,12 +65,11 @@ def rebuild(run: Sweep, final: Final) -> Rebuilt:
         for s, move in enumerate(position.moves):
             if move is not None:
                 card = ALL_CARDS[s * 13 + rank - 1]
-                runs[s] = _replay(runs[s], move, card, PHASE_AT[p], position.forgot_purity,
-                                  groups)
+                runs[s] = _replay(runs[s], move, card, PHASE_AT[p], position.forgot_purity, groups)
                 if move.tunnela:
                     groups.append((_TUNNELA, [card] * 3))
                 spare.extend([card] * move.as_jokers)
-        if position.split is NO_SETS:       # the moves counted the pool loose
+        if position.split is NO_SETS:  # the moves counted the pool loose
             for s, move in enumerate(position.moves):
                 if move is not None:
                     loose.extend([ALL_CARDS[s * 13 + rank - 1]] * move.pool)
@@ -82,12 +81,15 @@ def rebuild(run: Sweep, final: Final) -> Rebuilt:
                 loose.extend([ALL_CARDS[s * 13 + rank - 1]] * n)
     removed: tuple[Card, ...] = ()
     if spec.variant.replaces:
-        removed = _replace(spec.counts, spec.mask, spec.rules, start.bought_groups, groups,
-                           loose, spare)
+        removed = _replace(
+            spec.counts, spec.mask, spec.rules, start.bought_groups, groups, loose, spare
+        )
         loose = []
     # Fill joker places with joker cards; what is left is spare.
-    built = [meld_of((kind, tuple(spare.pop() if m is None else m for m in members)))
-             for kind, members in groups]
+    built = [
+        meld_of((kind, tuple(spare.pop() if m is None else m for m in members)))
+        for kind, members in groups
+    ]
     if len(spare) >= 3 and spec.rules.joker_groups:
         built.append(meld_of((_JOKER_GROUP, tuple(spare))))
         spare = []
@@ -107,7 +109,7 @@ def _path(run: Sweep, final: Final) -> tuple[Start, list[_Position]]:
         assert isinstance(split, PoolSplit)
         moves: list[SuitMove | None] = []
         for stage in reversed(run.stages[p - 1][1:]):
-            if stage is None:           # the suit had nothing to do
+            if stage is None:  # the suit had nothing to do
                 moves.append(None)
                 continue
             back = next(back for b, _, back in stage[pkey] if b == balance)
@@ -123,9 +125,14 @@ def _path(run: Sweep, final: Final) -> tuple[Start, list[_Position]]:
     return start, path
 
 
-def _replay(classes: list[list[list[Slot]]], move: SuitMove, card: Card, phase: Phase,
-            forgot_purity: bool, groups: list[tuple[GroupKind, list[Slot]]]
-            ) -> list[list[list[Slot]]]:
+def _replay(
+    classes: list[list[list[Slot]]],
+    move: SuitMove,
+    card: Card,
+    phase: Phase,
+    forgot_purity: bool,
+    groups: list[tuple[GroupKind, list[Slot]]],
+) -> list[list[list[Slot]]]:
     """One suit's open runs by class after ``move`` at a position holding ``card``; the runs
     that end go to ``groups``."""
     moved: list[list[list[Slot]]] = [[] for _ in RUN_CLASSES]
@@ -147,7 +154,7 @@ def _replay(classes: list[list[list[Slot]]], move: SuitMove, card: Card, phase: 
                 run.extend([None] * (3 - len(run) + extra))
                 extra = 0
             groups.append((_IMPURE_SEQUENCE if None in run else _PURE_SEQUENCE, run))
-    if forgot_purity:           # the sweep forgot purity here: so do we
+    if forgot_purity:  # the sweep forgot purity here: so do we
         for pure, impure in IMPURE_OF.items():
             moved[impure].extend(moved[pure])
             moved[pure] = []
@@ -156,16 +163,23 @@ def _replay(classes: list[list[list[Slot]]], move: SuitMove, card: Card, phase: 
     return moved
 
 
-def _replace(counts: Sequence[int], mask: Sequence[bool], rules: RuleSet, bought_groups: int,
-             groups: list[tuple[GroupKind, list[Slot]]], loose: list[Card],
-             spare: list[Card]) -> tuple[Card, ...]:
+def _replace(
+    counts: Sequence[int],
+    mask: Sequence[bool],
+    rules: RuleSet,
+    bought_groups: int,
+    groups: list[tuple[GroupKind, list[Slot]]],
+    loose: list[Card],
+    spare: list[Card],
+) -> tuple[Card, ...]:
     """For :func:`~rummy21.solver.replacements`: turn the groups into those of the new hand
     (adding the pure groups of bought cards, and joker cards for the loose cards no bought
     card replaces); the cards that go out."""
-    for _ in range(bought_groups):       # pure groups of bought cards: kinds nobody holds
+    for _ in range(bought_groups):  # pure groups of bought cards: kinds nobody holds
         used = {m.index for _, members in groups for m in members if m is not None}
-        absent = next(i for i in range(JOKER_INDEX)
-                      if not counts[i] and not mask[i] and i not in used)
+        absent = next(
+            i for i in range(JOKER_INDEX) if not counts[i] and not mask[i] and i not in used
+        )
         groups.append((_TUNNELA, [ALL_CARDS[absent]] * 3))
     held, bought = _new_hand(counts, groups, loose, spare)
     # More cards bought than loose: spare joker cards go out for them.
@@ -175,8 +189,12 @@ def _replace(counts: Sequence[int], mask: Sequence[bool], rules: RuleSet, bought
     return tuple(sorted(loose))
 
 
-def _new_hand(counts: Sequence[int], groups: list[tuple[GroupKind, list[Slot]]],
-              loose: list[Card], spare: list[Card]) -> tuple[list[int], int]:
+def _new_hand(
+    counts: Sequence[int],
+    groups: list[tuple[GroupKind, list[Slot]]],
+    loose: list[Card],
+    spare: list[Card],
+) -> tuple[list[int], int]:
     """(copies of each card kind in the new hand so far, cards bought)."""
     held = list(counts)
     for card in loose:
@@ -196,8 +214,7 @@ def _new_hand(counts: Sequence[int], groups: list[tuple[GroupKind, list[Slot]]],
     return held, bought
 
 
-def _fresh_jokers(mask: Sequence[bool], rules: RuleSet, held: list[int],
-                  wanted: int) -> list[Card]:
+def _fresh_jokers(mask: Sequence[bool], rules: RuleSet, held: list[int], wanted: int) -> list[Card]:
     """``wanted`` joker cards to add (one for each loose card that no bought card replaces),
     of kinds the shoe still holds beside the new hand ``held``."""
     kinds = [i for i in range(JOKER_INDEX) if mask[i]] + [JOKER_INDEX]

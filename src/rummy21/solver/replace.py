@@ -24,8 +24,9 @@ class _Found(NamedTuple):
     arrangement: Arrangement
 
 
-def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
-                 bound: int) -> Replacement | None:
+def replacements(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet, bound: int
+) -> Replacement | None:
     """The fewest cards to replace (one out, one in) for the hand to prove Option A, if no
     more than ``bound`` are needed; ``None`` otherwise.
 
@@ -42,7 +43,7 @@ def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     >>> len(found.remove), len(found.add)
     (3, 3)
     """
-    bound = min(bound, MOST_BOUGHT)     # (no hand needs as many; the sweep counts no more)
+    bound = min(bound, MOST_BOUGHT)  # (no hand needs as many; the sweep counts no more)
     # One bounded sweep per number of replacements, fewest first: a sweep is the smaller the
     # fewer cards it may replace, since they are all the jokers it can add. Buying cards to
     # make runs pure multiplies the states many times over, so a first round buys none; a
@@ -50,11 +51,13 @@ def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     # jokers; when some are left that no group takes, a sweep that tells each balance apart
     # settles it. Every card bought is a replacement: so at least as many as the pure groups
     # need.
-    lines = [line_after(suit_table(tuple(counts[s * 13:s * 13 + 13])).at, 0) for s in range(4)]
+    lines = [line_after(suit_table(tuple(counts[s * 13 : s * 13 + 13])).at, 0) for s in range(4)]
     pure = pure_within(lines, bound, rules.pure_groups_needed)
     printed_tunnelas = counts[JOKER_INDEX] // 3
-    fewest_bought = next((k for k in range(bound + 1)
-                          if pure[k] + printed_tunnelas >= rules.pure_groups_needed), None)
+    fewest_bought = next(
+        (k for k in range(bound + 1) if pure[k] + printed_tunnelas >= rules.pure_groups_needed),
+        None,
+    )
     first = None
     if fewest_bought == 0:
         first = _fewest(counts, jokers, rules, 0, bound, Variant.REPLACE)
@@ -62,8 +65,9 @@ def replacements(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
             bound = first.replaced - 1
     second = None
     if fewest_bought is not None and max(1, fewest_bought) <= bound:
-        second = _fewest(counts, jokers, rules, max(1, fewest_bought), bound,
-                         Variant.REPLACE_BUYING)
+        second = _fewest(
+            counts, jokers, rules, max(1, fewest_bought), bound, Variant.REPLACE_BUYING
+        )
     best = second or first
     if best is None:
         return None
@@ -87,15 +91,18 @@ def _fewest_first(final: Final) -> tuple[int, int, int]:
     return max(final.cost, final.bought), final.balance, final.bought
 
 
-def _fewest(counts: Sequence[int], jokers: Jokers, rules: RuleSet, start: int, bound: int,
-            variant: Variant) -> _Found | None:
+def _fewest(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet, start: int, bound: int, variant: Variant
+) -> _Found | None:
     """The fewest replacements for :func:`replacements`, trying each number from ``start``
     (none fewer can do) to ``bound``, arrangements in the order of :func:`_fewest_first`."""
     mask = jokers.joker_mask
     for limit in range(start, bound + 1):
         run = sweep(SweepSpec(counts, mask, rules, limit, variant=variant))
-        found = sorted((f for f in run.finals()
-                        if f.balance <= 0 and max(f.cost, f.bought) <= limit), key=_fewest_first)
+        found = sorted(
+            (f for f in run.finals() if f.balance <= 0 and max(f.cost, f.bought) <= limit),
+            key=_fewest_first,
+        )
         if not found:
             continue
         for final in found[:4]:
@@ -105,9 +112,15 @@ def _fewest(counts: Sequence[int], jokers: Jokers, rules: RuleSet, start: int, b
             if placed is not None:
                 return _Found(max(final.cost, final.bought), built.removed, placed)
         exact = sweep(SweepSpec(counts, mask, rules, limit, exact=True, variant=variant))
-        proof = min((f for f in exact.finals()
-                     if f.places_jokers(rules) and max(f.cost, f.bought) <= limit),
-                    key=_fewest_first, default=None)
+        proof = min(
+            (
+                f
+                for f in exact.finals()
+                if f.places_jokers(rules) and max(f.cost, f.bought) <= limit
+            ),
+            key=_fewest_first,
+            default=None,
+        )
         if proof is not None:
             built = rebuild(exact, proof)
             return _Found(max(proof.cost, proof.bought), built.removed, built.arrangement)

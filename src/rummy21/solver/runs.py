@@ -91,8 +91,12 @@ def next_class(k: RunClass, natural: bool, phase: Phase) -> RunClass:
     return LOW.get(target, target) if phase == Phase.LOWMARK and k in (P2, I2) else target
 
 
-NEXT_CLASSES = {phase: tuple(tuple(next_class(k, natural, phase) for k in RUN_CLASSES)
-                             for natural in (False, True)) for phase in Phase}
+NEXT_CLASSES = {
+    phase: tuple(
+        tuple(next_class(k, natural, phase) for k in RUN_CLASSES) for natural in (False, True)
+    )
+    for phase in Phase
+}
 """By phase, then by continuing with a natural card or not, then by class: :func:`next_class`."""
 
 
@@ -112,7 +116,7 @@ def encode(state: Sequence[int]) -> int:
     """The number of a state given as its eight counts."""
     code = 0
     for slot, n in enumerate(state):
-        if not 0 <= n < 1 << _WIDTH[slot]:      # cannot happen with at most 3 copies a card
+        if not 0 <= n < 1 << _WIDTH[slot]:  # cannot happen with at most 3 copies a card
             raise OverflowError(f"a suit state holds {n} in slot {slot}: {tuple(state)}")
         code |= n << _AT[slot]
     return code

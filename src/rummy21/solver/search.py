@@ -21,8 +21,9 @@ two or three natural cards loose the solution has nothing loose in 8 hands of 11
 in 19 of 40 (a loose joker card often only shows a poor quick arrangement)."""
 
 
-def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
-          bound: int | None = None) -> Solution:
+def solve(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet, bound: int | None = None
+) -> Solution:
     """Solve a hand given as a count vector (see :func:`rummy21.cards.counts_of`): the least
     points outside groups with enough pure groups (the pure save) and an arrangement with it,
     and an arrangement proving Option A if there is one.
@@ -57,7 +58,7 @@ def solve(counts: Sequence[int], jokers: Jokers, rules: RuleSet,
     mask = jokers.joker_mask
     limit = (1 << 30) if bound is None else bound
     if quick is not None and quick.points < limit:
-        limit = quick.points        # the sweep need not look beyond the quick arrangement
+        limit = quick.points  # the sweep need not look beyond the quick arrangement
     if quick is None or sum(not mask[c.index] for c in quick.arrangement.loose) <= FEW_LOOSE:
         # Nothing loose is likely: a sweep keeping only such arrangements is quick.
         zero = sweep(SweepSpec(counts, mask, rules, 0))
@@ -93,13 +94,15 @@ def _nothing_loose(run: Sweep, found: list[Final], jokers: Jokers, rules: RuleSe
     proof = next((f for f in found if f.places_jokers(rules)), None)
     if proof is not None:
         same = (proof.balance, proof.key) == (first.balance, first.key)
-        return Solution(0, pure_arrangement,
-                        pure_arrangement if same else rebuild(run, proof).arrangement)
-    for final in found[:4]:       # one or two spare jokers: try to fit them in
+        return Solution(
+            0, pure_arrangement, pure_arrangement if same else rebuild(run, proof).arrangement
+        )
+    for final in found[:4]:  # one or two spare jokers: try to fit them in
         placed = place_spare(rebuild(run, final).arrangement, jokers, rules)
         if placed is not None:
             return Solution(0, pure_arrangement, placed)
     exact = sweep(SweepSpec(run.spec.counts, jokers.joker_mask, rules, 0, exact=True))
     proof = next((f for f in exact.finals() if f.places_jokers(rules)), None)
-    return Solution(0, pure_arrangement,
-                    rebuild(exact, proof).arrangement if proof is not None else None)
+    return Solution(
+        0, pure_arrangement, rebuild(exact, proof).arrangement if proof is not None else None
+    )

@@ -149,22 +149,29 @@ def suit_table(ranks: tuple[int, ...]) -> SuitTable:
     """The :class:`SuitTable` of a suit holding ``ranks`` (copies of A..K)."""
     at = (0, *ranks, 0, 0, 0)
     line = (*at[:14], at[1], 0, 0)
-    padded = line + (0, 0)      # (places past 14 hold nothing)
-    reach = tuple(1 if padded[p + 1] else 2 if padded[p + 2] else 3 if padded[p + 3] else 4
-                  for p in range(16))
+    padded = line + (0, 0)  # (places past 14 hold nothing)
+    reach = tuple(
+        1 if padded[p + 1] else 2 if padded[p + 2] else 3 if padded[p + 3] else 4 for p in range(16)
+    )
     # Whether a card at a position could sit in a pure run of three (naturals around it);
     # Aces, all decided at position 1, may also end Q-K-A.
     held = [bool(n) for n in line]
-    pure_ok = tuple((3 <= p <= 14 and held[p - 2] and held[p - 1])
-                    or (2 <= p <= 13 and held[p - 1] and held[p + 1])
-                    or (1 <= p <= 12 and held[p + 1] and held[p + 2])
-                    or (p == 1 and held[12] and held[13]) for p in range(16))
+    pure_ok = tuple(
+        (3 <= p <= 14 and held[p - 2] and held[p - 1])
+        or (2 <= p <= 13 and held[p - 1] and held[p + 1])
+        or (1 <= p <= 12 and held[p + 1] and held[p + 2])
+        or (p == 1 and held[12] and held[13])
+        for p in range(16)
+    )
     # Where a card may be bought (``replace``): within two places of a card of the suit held.
     # A pure group of bought cards only costs three wherever it is (it is looked for as a
     # tunnela of a kind nobody holds, at the start); a bought card further from the held
     # ones splits off with its neighbours into such a group at no cost.
-    near = tuple((1 <= p <= 13 and any(held[max(1, p - 2):min(14, p + 2) + 1]))
-                 or (p in (12, 13) and held[1]) for p in range(16))
+    near = tuple(
+        (1 <= p <= 13 and any(held[max(1, p - 2) : min(14, p + 2) + 1]))
+        or (p in (12, 13) and held[1])
+        for p in range(16)
+    )
     # The most pure groups the cards after each position could still form (an Ace counts at
     # both ends; printed-joker tunnelas were settled at the start).
     return SuitTable(at, line, reach, pure_ok, near, tuple(groups_after(line)))
@@ -192,12 +199,22 @@ def _first_layer(spec: SweepSpec) -> Stage:
     for tunnelas in range(printed // 3 + 1):
         for bought in range(need + 1 if buying else 1):
             key = pack((EMPTY,) * 4, min(tunnelas + bought, need), 3 * bought)
-            insert(layer.setdefault(key, []), -(printed - 3 * tunnelas) + 3 * bought, 0,
-                   Start(tunnelas, bought), spec.exact)
+            insert(
+                layer.setdefault(key, []),
+                -(printed - 3 * tunnelas) + 3 * bought,
+                0,
+                Start(tunnelas, bought),
+                spec.exact,
+            )
         if spec.variant is Variant.PUT_ASIDE and printed - 3 * tunnelas > 0:
             key = pack((EMPTY,) * 4, min(tunnelas, need), 1)
-            insert(layer.setdefault(key, []), -(printed - 3 * tunnelas - 1), 0,
-                   Start(tunnelas, 0), spec.exact)
+            insert(
+                layer.setdefault(key, []),
+                -(printed - 3 * tunnelas - 1),
+                0,
+                Start(tunnelas, 0),
+                spec.exact,
+            )
     return layer
 
 
@@ -219,9 +236,14 @@ class _Plan:
         joker_cards = [n if joker else 0 for n, joker in zip(counts, mask, strict=True)]
         self.supply_after = [0] * 16
         for p in range(13, 1, -1):
-            self.supply_after[p - 1] = self.supply_after[p] + joker_cards[p - 1] \
-                + joker_cards[13 + p - 1] + joker_cards[26 + p - 1] + joker_cards[39 + p - 1]
-        self.tables = [suit_table(tuple(counts[s * 13:s * 13 + 13])) for s in range(4)]
+            self.supply_after[p - 1] = (
+                self.supply_after[p]
+                + joker_cards[p - 1]
+                + joker_cards[13 + p - 1]
+                + joker_cards[26 + p - 1]
+                + joker_cards[39 + p - 1]
+            )
+        self.tables = [suit_table(tuple(counts[s * 13 : s * 13 + 13])) for s in range(4)]
         # At position 1: whether keeping an Ace for a run ending at Ace-high can help — only
         # if a natural card of the suit lies within joker reach of the King, and no lower
         # than the Ten: in a high run whose Ace is d >= 4 places above the nearest natural
@@ -233,18 +255,26 @@ class _Plan:
         for s, table in enumerate(self.tables):
             self.reach[s][1] = 1 if any(table.at[q] for q in range(lowest, 14)) else 4
         self.pure_ok = [(True,) * 16] * 4 if self.replace else [t.pure_ok for t in self.tables]
-        self.ahead = [0] * 17 if self.replace else loose_ahead(
-            counts, mask, self.rank_points, 1 if self.aside else 0)
+        self.ahead = (
+            [0] * 17
+            if self.replace
+            else loose_ahead(counts, mask, self.rank_points, 1 if self.aside else 0)
+        )
         # The most pure groups the cards after each position could still form; when buying
         # cards (at most the bound), by what is left to buy.
         if self.buy:
-            pure_bought = [pure_within([line_after(t.at, p) for t in self.tables], spec.bound,
-                                       self.need) for p in range(16)]
-            self.pure_left = [[pure_bought[p][spec.bound - b] for b in range(self.spend + 1)]
-                              for p in range(16)]
+            pure_bought = [
+                pure_within([line_after(t.at, p) for t in self.tables], spec.bound, self.need)
+                for p in range(16)
+            ]
+            self.pure_left = [
+                [pure_bought[p][spec.bound - b] for b in range(self.spend + 1)] for p in range(16)
+            ]
         else:
-            self.pure_left = [[a + b + c + d] * (self.spend + 1) for a, b, c, d in zip(
-                *(t.groups_after for t in self.tables), strict=True)]
+            self.pure_left = [
+                [a + b + c + d] * (self.spend + 1)
+                for a, b, c, d in zip(*(t.groups_after for t in self.tables), strict=True)
+            ]
         # Option A may need a short run to take spare jokers at its front: at most two when
         # three spare jokers could form a joker group, else up to a 13-card run.
         self.padding = (2 if rules.joker_groups else MAX_SEQUENCE - 3) if spec.exact else 0
@@ -258,28 +288,58 @@ class _Plan:
         jokerish = tuple(spec.mask[i] for i in kinds)
         points = 0 if p > 13 else self.rank_points[rank - 1]
         limit = self.supply_after[p] if p <= 13 else 0
-        stage = {key | PURITY if key >> AT_PURE & PURE_MASK < need else key: entries
-                 for key, entries in layer.items()}
+        stage = {
+            key | PURITY if key >> AT_PURE & PURE_MASK < need else key: entries
+            for key, entries in layer.items()
+        }
         stages: list[Stage | None] = [stage]
         # With cards of fewer than two suits here no set can form: the pool is loose at once
         # (and a joker card, which may go to the pool only to sit in a set, may not).
         setless = sum(1 for n in copies if n) < 2 and not self.aside
         for s in range(4):
             at_suit = AT_SUIT[s]
-            if not copies[s] and not (self.buy and self.tables[s].near[p]) and \
-                    all(pkey >> at_suit & SUIT_MASK == EMPTY for pkey in stage):
-                stages.append(None)     # this suit has nothing to do here
+            if (
+                not copies[s]
+                and not (self.buy and self.tables[s].near[p])
+                and all(pkey >> at_suit & SUIT_MASK == EMPTY for pkey in stage)
+            ):
+                stages.append(None)  # this suit has nothing to do here
                 continue
             # Joker cards the suits after this one could still supply at this position.
             slack = limit + sum(copies[t] for t in range(s + 1, 4) if jokerish[t])
             place = self._place(p, s, copies[s], jokerish[s], points if setless else None)
-            stage = suit_step(stage, SuitStep(at_suit, AT_POOL[s], place, slack, self.ahead[p],
-                                              spec.bound, self.replace, spec.exact))
+            stage = suit_step(
+                stage,
+                SuitStep(
+                    at_suit,
+                    AT_POOL[s],
+                    place,
+                    slack,
+                    self.ahead[p],
+                    spec.bound,
+                    self.replace,
+                    spec.exact,
+                ),
+            )
             stages.append(stage)
-        return stages, close_position(stage, Closing(
-            need, self.spend, self.pure_left[p], setless, jokerish, points,
-            spec.rules.max_set_size, limit, self.ahead[p], spec.bound, self.replace,
-            self.aside, spec.exact))
+        return stages, close_position(
+            stage,
+            Closing(
+                need,
+                self.spend,
+                self.pure_left[p],
+                setless,
+                jokerish,
+                points,
+                spec.rules.max_set_size,
+                limit,
+                self.ahead[p],
+                spec.bound,
+                self.replace,
+                self.aside,
+                spec.exact,
+            ),
+        )
 
     def _place(self, p: int, s: int, copies: int, jokers: bool, setless: int | None) -> Place:
         """What suit ``s``'s moves at position ``p`` depend on (``setless``: the points of a
@@ -293,11 +353,21 @@ class _Plan:
             roles = _PURE_ONLY if self.pure_ok[s][p] else _TUNNELA_ONLY
         buy = self.buy and table.near[p]
         at = table.at
-        return Place(copies, roles, PHASE_AT[p], self.reach[s][p], self.padding, spec.exact,
-                     at[p + 1] if p != 13 else -1, at[p + 2] if p not in (12, 15) else -1,
-                     None if setless is None else -1 if jokers else setless,
-                     3 - copies if buy else 0, self.replace, self.aside,
-                     not self.buy or bought_may_start(table.line, p, spec.bound))
+        return Place(
+            copies,
+            roles,
+            PHASE_AT[p],
+            self.reach[s][p],
+            self.padding,
+            spec.exact,
+            at[p + 1] if p != 13 else -1,
+            at[p + 2] if p not in (12, 15) else -1,
+            None if setless is None else -1 if jokers else setless,
+            3 - copies if buy else 0,
+            self.replace,
+            self.aside,
+            not self.buy or bought_may_start(table.line, p, spec.bound),
+        )
 
 
 # The roles of a suit's copies (when purity no longer matters, when it does).

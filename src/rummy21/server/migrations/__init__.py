@@ -35,7 +35,7 @@ BASELINE = "0001"
 """The revision whose schema is that of the databases made before migrations."""
 LEGACY_TABLES = frozenset({"rooms", "seats", "deals", "events"})
 """The tables ``metadata.create_all`` made before migrations (all or none of them)."""
-_LOCK = 0x72756D6D79   # PostgreSQL advisory lock: one server migrates at a time
+_LOCK = 0x72756D6D79  # PostgreSQL advisory lock: one server migrates at a time
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -73,8 +73,10 @@ def upgrade(engine: Engine) -> None:
         if "alembic_version" not in names and names & LEGACY_TABLES:
             missing = LEGACY_TABLES - names
             if missing:
-                raise MigrationError(f"the database has some of rummy21's tables but not "
-                                   f"{', '.join(sorted(missing))}: it was not made by rummy21")
+                raise MigrationError(
+                    f"the database has some of rummy21's tables but not "
+                    f"{', '.join(sorted(missing))}: it was not made by rummy21"
+                )
             log.info("a database made before migrations: stamping it as revision %s", BASELINE)
             command.stamp(config, BASELINE)
         before = current(conn)
