@@ -6,9 +6,10 @@
 Prints, per corpus, median / p90 / p99 / max time of the full 21-card analysis and of the
 22-card analysis (each hand plus one seeded extra card), the throughput of
 ``rummy21 analyze --json --batch`` end to end (start-up included; one process, then the
-default, one worker per core; on each half of the corpus and on the whole), the speed-up over the exhaustive reference of the tests, timed on a sample
-of the same hands in the same run, and the bot helpers on the first ``--helpers`` hands:
-the distance to a valid declaration and the outs.
+default, one worker per core; on each half of the corpus and on the whole), the speed-up over
+the exhaustive reference of the tests, timed on a sample of the same hands in the same run,
+and the bot helpers on the first ``--helpers`` hands: the distance to a valid declaration and
+the outs.
 
 ``--solver`` runs it all with another version of the solver (a git revision, a package
 directory or a module file: see :func:`solver_from`), for figures before and after a change
@@ -31,7 +32,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import ContextManager
 
 from rummy21.cards import Card, counts_of, parse_cards
 from rummy21.jokers import Jokers
@@ -115,7 +115,9 @@ def _checkout(revision: str) -> Path:
     return Path(tree.name) / ("solver" if any("/solver/" in n for n in listed) else "solver.py")
 
 
-def pause_of(solver: ModuleType, collector: str = "paused") -> Callable[[], ContextManager[object]]:
+def pause_of(
+    solver: ModuleType, collector: str = "paused"
+) -> Callable[[], contextlib.AbstractContextManager[object]]:
     """How a benchmark wraps each reading: in the solver's opt-in pause of the cycle
     collector (``paused_collection``), or not. (Versions without one pause it themselves.)"""
     if collector == "paused" and hasattr(solver, "paused_collection"):
@@ -147,7 +149,7 @@ def quantiles(times: list[float]) -> str:
 def timed(
     items: list[tuple[Card, list[Card]]],
     run: Callable[[Card, list[Card]], object],
-    pause: Callable[[], ContextManager[object]] = contextlib.nullcontext,
+    pause: Callable[[], contextlib.AbstractContextManager[object]] = contextlib.nullcontext,
 ) -> list[float]:
     times = []
     for cut, hand in items:
@@ -232,22 +234,20 @@ def main() -> None:
             ref = timed(sample, lambda cut, hand: reference(hand, cut, rules))
             mine = ours[: len(sample)]
             print(f"reference (tests)  {quantiles(ref)}")
+            median_ratio = sorted(ref)[len(ref) // 2] / sorted(mine)[len(mine) // 2]
             print(
-                f"speed-up on those {len(sample)} hands: median {sorted(ref)[len(ref) // 2] / sorted(mine)[len(mine) // 2]:.1f}x, "
+                f"speed-up on those {len(sample)} hands: median {median_ratio:.1f}x, "
                 f"total {sum(ref) / sum(mine):.1f}x"
             )
         if args.helpers:
             sample = hands[: args.helpers]
             if name == "near":  # exact; far hands (random deals) take seconds: see limit
-                print(
-                    f"distance           {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules), pause))}"
-                )
-            print(
-                f"distance, limit 3  {quantiles(timed(sample, lambda cut, hand: distance(hand, cut, rules, 3), pause))}"
-            )
-            print(
-                f"outs               {quantiles(timed(sample, lambda cut, hand: outs(hand, cut, rules), pause))}"
-            )
+                exact = timed(sample, lambda cut, hand: distance(hand, cut, rules), pause)
+                print(f"distance           {quantiles(exact)}")
+            limited = timed(sample, lambda cut, hand: distance(hand, cut, rules, 3), pause)
+            print(f"distance, limit 3  {quantiles(limited)}")
+            found = timed(sample, lambda cut, hand: outs(hand, cut, rules), pause)
+            print(f"outs               {quantiles(found)}")
     print(f"\n== the whole corpus ({len(whole['21'])} hands)")
     print(f"21-card analysis   {quantiles(whole['21'])}")
     print(f"22-card analysis   {quantiles(whole['22'])}")

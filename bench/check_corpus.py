@@ -49,7 +49,9 @@ def main() -> None:
     start = time.perf_counter()
     with multiprocessing.Pool(args.jobs or None) as pool:
         results = pool.map(_check, items, chunksize=16)
-    failures = [(item, problems) for item, (_, _, problems) in zip(items, results) if problems]
+    failures = [
+        (item, problems) for item, (_, _, problems) in zip(items, results, strict=True) if problems
+    ]
     for (name, number, cut, hand), problems in failures:
         print(f"corpus_{name}.txt hand {number}: cut {cut} {format_cards(sorted(hand))}")
         for problem in problems:

@@ -28,7 +28,8 @@ class Jokers:
     cut: Card
     """The card that was cut (may be the printed joker)."""
     cut_role: Card
-    """The card that plays the part of the cut card: the cut itself, or A♠ for a printed-joker cut."""
+    """The card that plays the part of the cut card: the cut itself, or A♠ for a printed-joker
+    cut."""
     upper: Card
     lower: Card
     joker_mask: tuple[bool, ...] = field(init=False, repr=False, compare=False)

@@ -8,10 +8,10 @@ nothing. Cards travel in the text notation of RULES §1.
 DrawMsg(id=3, type='action', action='draw', source='open')
 >>> parse_message('{"type": "action", "action": "discard", "card": "10h"}').card
 '10H'
->>> parse_message('{"type": "action", "action": "discard", "card": "11H"}')
+>>> parse_message('{"type": "action", "action": "discard", "card": "11H"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-rummy21.server.protocol.ProtocolError: malformed: card: unknown card '11H': expected a rank A 2-10 J Q K (or T) and a suit S H D C (or ♠ ♥ ♦ ♣), or JK
+rummy21.server.protocol.ProtocolError: malformed: card: unknown card '11H': expected a rank ...
 >>> parse_message('[1, 2]')
 Traceback (most recent call last):
 ...
