@@ -646,13 +646,11 @@ class Table:
 
     # --------------------------------------------------------------- replay
     @classmethod
-    def replay(cls, log: str | Iterable[Any]) -> Table:
-        """Rebuild a deal from its log (JSON lines or event records) and check it reproduces.
-
-        Player actions and time-outs are applied again; automatic records (reshuffles, forced
-        moves, the end) must come out identical, or :class:`ReplayError` says where not.
+    def start_of(cls, events: Sequence[Event]) -> Table:
+        """The table as the logged deal ``events`` began, before its first action: set up from
+        the ``deal_started`` record (and, for a deal without a seed, the orders its reshuffles
+        recorded). Raises :class:`ReplayError` for a log that does not start a deal.
         """
-        events = load_log(log)
         if not events or not isinstance(events[0], DealStarted):
             raise ReplayError("a deal log starts with a deal_started record")
         head = events[0]
@@ -660,7 +658,7 @@ class Table:
             [e.cards for e in events if isinstance(e, Reshuffled)] if head.seed is None else None
         )
         try:
-            table = cls(
+            return cls(
                 head.players,
                 head.rules,
                 seed=head.seed,
@@ -670,6 +668,16 @@ class Table:
             )
         except SetupError as error:
             raise ReplayError(f"cannot set up the table: {error}") from None
+
+    @classmethod
+    def replay(cls, log: str | Iterable[Any]) -> Table:
+        """Rebuild a deal from its log (JSON lines or event records) and check it reproduces.
+
+        Player actions and time-outs are applied again; automatic records (reshuffles, forced
+        moves, the end) must come out identical, or :class:`ReplayError` says where not.
+        """
+        events = load_log(log)
+        table = cls.start_of(events)
         for number, event in enumerate(events[1:], 2):
             try:
                 table.apply_recorded(event)

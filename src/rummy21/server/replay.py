@@ -42,7 +42,7 @@ from typing import Any
 
 from rummy21.game.actions import Source
 from rummy21.game.errors import ReplayError
-from rummy21.game.events import DealStarted, Declared, Drew, Event, Reshuffled
+from rummy21.game.events import Declared, Drew, Event
 from rummy21.game.log import load_log
 from rummy21.game.table import Table
 from rummy21.game.view import public_event
@@ -106,20 +106,9 @@ def _replay(
     log: Iterable[Any], viewer: int | None, names: Sequence[str] | None = None
 ) -> tuple[Table, list[dict[str, Any]]]:
     events = load_log(log)
-    if not events or not isinstance(events[0], DealStarted):
-        raise ReplayError("a deal log starts with a deal_started record")
-    head = events[0]
-    if viewer is not None and not 0 <= viewer < head.players:
-        raise ValueError(f"no seat {viewer} at a table of {head.players}")
-    orders = [e.cards for e in events if isinstance(e, Reshuffled)] if head.seed is None else None
-    table = Table(
-        head.players,
-        head.rules,
-        seed=head.seed,
-        dealer=head.dealer,
-        shoe=head.shoe,
-        reshuffles=orders,
-    )
+    table = Table.start_of(events)
+    if viewer is not None and not 0 <= viewer < table.players:
+        raise ValueError(f"no seat {viewer} at a table of {table.players}")
     frames = [_frame(table, table.log, viewer, names)]
     for event in events[1:]:
         before = len(table.log)
