@@ -109,6 +109,14 @@ export function cardsRow(cards, jokers, opts = {}) {
   );
 }
 
+// A request the server refused: its message, and the HTTP status (403: not allowed, …).
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
 export async function api(path, options = {}) {
   const init = { headers: { "content-type": "application/json" }, ...options };
   init.headers = { "content-type": "application/json", ...(options.headers || {}) };
@@ -121,8 +129,8 @@ export async function api(path, options = {}) {
     data = null;
   }
   if (!response.ok) {
-    const message = (data && (data.error || data.detail)) || `${response.status} ${response.statusText}`;
-    throw new Error(message);
+    const message = data?.error || data?.detail || `${response.status} ${response.statusText}`;
+    throw new ApiError(message, response.status);
   }
   return data;
 }

@@ -2,7 +2,7 @@
 // seat saw it at the table (its own hand, the other hands as backs with a count, and at the end
 // the result as it was shown). The server decides what may be seen; the seat's token (kept by
 // the table page) goes with every request.
-import { backEl, cardEl, codeFromPath, el, getSeat, scoreClass, signed } from "/static/cards.js";
+import { ApiError, api, backEl, cardEl, codeFromPath, el, getSeat, scoreClass, signed } from "/static/cards.js";
 
 const $ = (id) => document.getElementById(id);
 const code = codeFromPath();
@@ -13,37 +13,21 @@ let replay = null;
 let step = 0;
 let timer = null;
 
-class HistoryError extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-}
-
-// GET with the seat's token; a 403 (a private table, no seat here) gets its own message.
+// GET with the seat's token; a 403 (a private table, no seat here) says what to do about it.
 async function get(path) {
   const headers = mine?.token ? { authorization: `Bearer ${mine.token}` } : {};
-  const response = await fetch(path, { headers });
-  let data = null;
   try {
-    data = await response.json();
-  } catch (_) {
-    data = null;
-  }
-  if (!response.ok) {
-    const message = data?.error || `${response.status} ${response.statusText}`;
-    if (response.status === 403) {
-      throw new HistoryError(
-        `${message[0].toUpperCase()}${message.slice(1)}. ` +
-          (mine
-            ? "The seat saved in this browser does not belong to this table any more."
-            : "Open it in the browser you play this table in, or ask the host for a public table."),
-        403,
-      );
+    return await api(path, { headers });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) {
+      error.message =
+        `${error.message[0].toUpperCase()}${error.message.slice(1)}. ` +
+        (mine
+          ? "The seat saved in this browser does not belong to this table any more."
+          : "Open it in the browser you play this table in, or ask the host for a public table.");
     }
-    throw new HistoryError(message, response.status);
+    throw error;
   }
-  return data;
 }
 
 function who(seat) {
