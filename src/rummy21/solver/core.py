@@ -15,6 +15,7 @@ came from (the packed key, the balance there, and the move or split taken), for 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 from typing import NamedTuple
 
 from rummy21.solver.moves import Place, RawMove, SweepRow, sweep_moves
@@ -34,7 +35,7 @@ from rummy21.solver.packing import (
     forget_purity_of,
 )
 from rummy21.solver.pools import NO_SETS, PoolSplit, pool_splits
-from rummy21.solver.runs import OPEN_PURE
+from rummy21.solver.runs import EMPTY, OPEN_PURE
 
 
 class Start(NamedTuple):
@@ -53,6 +54,26 @@ Entry = tuple[int, int, Back]
 tuple would cost several times more to build; always read by unpacking."""
 Stage = dict[int, list[Entry]]
 """Packed states and their entries."""
+
+
+def stage_from(layer: dict[int, list[Entry]]) -> Stage:
+    """A stage holding ``layer``'s states (the first layer, built entry by entry with
+    :func:`insert`)."""
+    return layer
+
+
+def marked(layer: Stage, need: int) -> Stage:
+    """A layer's states as the first stage of a position: those with fewer than ``need`` pure
+    groups flagged (:data:`~.packing.PURITY`: purity still matters)."""
+    return {
+        key | PURITY if key >> AT_PURE & PURE_MASK < need else key: entries
+        for key, entries in layer.items()
+    }
+
+
+def idle(stage: Stage, at_suit: int) -> bool:
+    """Whether no state of ``stage`` has an open run in the suit at ``at_suit``."""
+    return all(pkey >> at_suit & SUIT_MASK == EMPTY for pkey in stage)
 
 
 def insert(entries: list[Entry], balance: int, cost: int, back: Back, exact: bool) -> None:
@@ -261,3 +282,31 @@ def close_position(stage: Stage, closing: Closing) -> Stage:
 
 _SETLESS = (NO_SETS,)
 _AT_SUIT1, _AT_SUIT2, _AT_SUIT3 = AT_SUIT[1:]
+
+
+def configure_native(native: ModuleType) -> None:
+    """Tell the native core what it cannot know by itself: the layout of a packed state, and
+    the Python functions and values it calls (the move tables, the pool splits, forgetting
+    purity) — so that each stays defined once, here and in the modules it comes from."""
+    from rummy21.solver import moves, packing, pools
+
+    native.configure(
+        at_suit=AT_SUIT,
+        at_pools=AT_POOLS,
+        at_pure=AT_PURE,
+        at_owed=AT_OWED,
+        at_bought=AT_BOUGHT,
+        suit_mask=SUIT_MASK,
+        pure_mask=PURE_MASK,
+        owed_mask=OWED_MASK,
+        bought_mask=BOUGHT_MASK,
+        extends=EXTENDS,
+        purity=PURITY,
+        layer_bits=LAYER_BITS,
+        empty=EMPTY,
+        open_pure=OPEN_PURE,
+        sweep_moves=moves.sweep_moves,
+        pool_splits=pools.pool_splits,
+        forget_purity_of=packing.forget_purity_of,
+        setless=_SETLESS,
+    )

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from rummy21.cards import JOKER_INDEX
 from rummy21.groups import MAX_SEQUENCE
 from rummy21.ruleset import RuleSet
+from rummy21.solver import backend
 from rummy21.solver.bounds import (
     RANK_POINTS,
     bought_may_start,
@@ -26,16 +27,12 @@ from rummy21.solver.bounds import (
     loose_ahead,
     pure_within,
 )
-from rummy21.solver.core import Closing, Stage, Start, SuitStep, close_position, insert, suit_step
+from rummy21.solver.core import Closing, Stage, Start, SuitStep, insert
 from rummy21.solver.moves import Place, Role
 from rummy21.solver.packing import (
     AT_POOL,
-    AT_PURE,
     AT_SUIT,
     MOST_BOUGHT,
-    PURE_MASK,
-    PURITY,
-    SUIT_MASK,
     pack,
     unpack,
 )
@@ -180,7 +177,7 @@ def suit_table(ranks: tuple[int, ...]) -> SuitTable:
 def sweep(spec: SweepSpec) -> Sweep:
     """Run one sweep over the 15 positions."""
     plan = _Plan(spec)
-    run = Sweep(spec, [_first_layer(spec)])
+    run = Sweep(spec, [plan.core.stage_from(_first_layer(spec))])
     for p in range(1, 16):
         stages, layer = plan.position(p, run.layers[-1])
         run.stages.append(stages)
@@ -224,6 +221,7 @@ class _Plan:
     def __init__(self, spec: SweepSpec) -> None:
         counts, mask, rules = spec.counts, spec.mask, spec.rules
         self.spec = spec
+        self.core = backend.current()
         self.need = rules.pure_groups_needed
         variant = spec.variant
         self.replace = variant.replaces
@@ -288,10 +286,8 @@ class _Plan:
         jokerish = tuple(spec.mask[i] for i in kinds)
         points = 0 if p > 13 else self.rank_points[rank - 1]
         limit = self.supply_after[p] if p <= 13 else 0
-        stage = {
-            key | PURITY if key >> AT_PURE & PURE_MASK < need else key: entries
-            for key, entries in layer.items()
-        }
+        core = self.core
+        stage = core.marked(layer, need)
         stages: list[Stage | None] = [stage]
         # With cards of fewer than two suits here no set can form: the pool is loose at once
         # (and a joker card, which may go to the pool only to sit in a set, may not).
@@ -301,14 +297,14 @@ class _Plan:
             if (
                 not copies[s]
                 and not (self.buy and self.tables[s].near[p])
-                and all(pkey >> at_suit & SUIT_MASK == EMPTY for pkey in stage)
+                and core.idle(stage, at_suit)
             ):
                 stages.append(None)  # this suit has nothing to do here
                 continue
             # Joker cards the suits after this one could still supply at this position.
             slack = limit + sum(copies[t] for t in range(s + 1, 4) if jokerish[t])
             place = self._place(p, s, copies[s], jokerish[s], points if setless else None)
-            stage = suit_step(
+            stage = core.suit_step(
                 stage,
                 SuitStep(
                     at_suit,
@@ -322,7 +318,7 @@ class _Plan:
                 ),
             )
             stages.append(stage)
-        return stages, close_position(
+        return stages, core.close_position(
             stage,
             Closing(
                 need,

@@ -1,0 +1,115 @@
+"""Which sweep core runs: the native one (C, :mod:`._native`, compiled by ``pip install`` where
+a C compiler and the Python headers are found) or :mod:`.core`, its pure-Python twin.
+
+Both give the same answers, state for state and in the same order (the tests run the
+cross-check against each); the native one is faster. ``RUMMY21_SOLVER=python`` or ``native``
+chooses when the package is imported; by default the native core when it is built.
+:func:`using` switches for a block (tests and benchmarks compare the two in one process).
+
+>>> name() in ("native", "python")
+True
+>>> with using("python"):
+...     name()
+'python'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Literal
+
+from rummy21.solver import core
+
+ENV = "RUMMY21_SOLVER"
+"""The environment variable that chooses the core: ``python`` or ``native``."""
+Name = Literal["native", "python"]
+NAMES: tuple[Name, ...] = ("native", "python")
+
+
+class BackendError(RuntimeError):
+    """The core asked for cannot run (not built, or an unknown name)."""
+
+
+def _load_native() -> tuple[ModuleType | None, str | None]:
+    """The native core, configured, or why there is none."""
+    try:
+        from rummy21.solver import _native  # type: ignore[attr-defined,unused-ignore]
+    except ImportError as error:
+        return None, f"the native core is not built ({error})"
+    core.configure_native(_native)
+    return _native, None
+
+
+NATIVE, NATIVE_MISSING = _load_native()
+"""The native core module (``None`` when it is not built), and why it is missing."""
+
+
+def _wanted(value: str) -> tuple[Name, str | None]:
+    """The core chosen by the environment variable's ``value``, and a problem with it."""
+    wanted = value.strip().lower()
+    if wanted in ("", "native") and NATIVE is not None:
+        return "native", None
+    if wanted == "":
+        return "python", None
+    if wanted == "python":
+        return "python", None
+    if wanted == "native":
+        return "python", f"{ENV}=native, but {NATIVE_MISSING}: reinstall with a C compiler"
+    return "python", f"{ENV}={value!r} is not a solver: use python or native"
+
+
+_active, PROBLEM = _wanted(os.environ.get(ENV, ""))
+"""The core in use, and what was wrong with the environment's choice (``None``: nothing).
+The command line refuses to start while there is a problem; the library runs the twin."""
+
+
+def name() -> Name:
+    """The core in use: ``"native"`` or ``"python"``."""
+    return _active
+
+
+def current() -> ModuleType:
+    """The module of the core in use (:mod:`.core` or :mod:`._native`)."""
+    if _active == "native" and NATIVE is not None:
+        return NATIVE
+    return core
+
+
+def available() -> tuple[Name, ...]:
+    """The cores this installation can run."""
+    return NAMES if NATIVE is not None else ("python",)
+
+
+def use(chosen: str) -> None:
+    """Run ``chosen`` from now on (``"native"`` or ``"python"``)."""
+    global _active
+    if chosen not in NAMES:
+        raise BackendError(f"{chosen!r} is not a solver: use python or native")
+    if chosen == "native" and NATIVE is None:
+        raise BackendError(str(NATIVE_MISSING))
+    _active = "native" if chosen == "native" else "python"
+
+
+@contextmanager
+def using(chosen: str) -> Iterator[None]:
+    """Run ``chosen`` within the block, then the core used before."""
+    before = _active
+    use(chosen)
+    try:
+        yield
+    finally:
+        use(before)
+
+
+def describe() -> str:
+    """One line for ``rummy21 --version``: the core in use, and why when it is the twin."""
+    if _active == "native":
+        return "solver: native (C core)"
+    if PROBLEM is not None:
+        return f"solver: python ({PROBLEM})"
+    if NATIVE is None:
+        return f"solver: python ({NATIVE_MISSING})"
+    return f"solver: python ({ENV}=python)"
