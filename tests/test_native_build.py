@@ -1,0 +1,138 @@
+"""Building the native core (setup.py) never fails an install: without a compiler, or when the
+compile fails, the package is built without the core and says so in one line; an earlier
+build of the core is not left behind; RUMMY21_NATIVE=0 leaves it out, =1 requires it.
+
+Each test builds a copy of what setup.py reads, in a temporary directory, with a stand-in
+compiler (no compile takes place, and the source tree is not touched)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLVER = Path("src") / "rummy21" / "solver"
+BUILT = "_native" + str(sysconfig.get_config_var("EXT_SUFFIX"))
+WARNING = "rummy21: the native solver core was not built ("
+WILL_RUN = "); the pure-Python solver will be used"
+#: The environment of a sanitized run (.ci/sanitize), not meant for the compiler.
+SANITIZER_ENV = ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """setup.py, the metadata it reads and the core's source, copied into a fresh directory."""
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    (tmp_path / SOLVER).mkdir(parents=True)
+    (tmp_path / SOLVER.parent / "__init__.py").touch()
+    (tmp_path / SOLVER / "__init__.py").touch()
+    shutil.copy(ROOT / SOLVER / "_native.c", tmp_path / SOLVER / "_native.c")
+    return tmp_path
+
+
+def build(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``setup.py build_ext`` in ``project``, with ``env`` added to a clean environment."""
+    environ = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in SANITIZER_ENV and not key.startswith("RUMMY21_NATIVE")
+    }
+    return subprocess.run(
+        [sys.executable, "setup.py", "build_ext", *args],
+        cwd=project,
+        env={**environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def separate_dirs(project: Path) -> list[str]:
+    """``--build-lib`` and ``--build-temp`` in the project's directory, as pip builds."""
+    return ["--build-lib", str(project / "lib"), "--build-temp", str(project / "tmp")]
+
+
+def warnings(done: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in done.stderr.splitlines() if line.startswith(WARNING)]
+
+
+def built_cores(project: Path) -> list[Path]:
+    return sorted(project.rglob("_native*.so")) + sorted(project.rglob("_native*.o"))
+
+
+def fake_compiler(project: Path, log: Path) -> str:
+    """A compiler that writes its arguments to ``log``, "compiles" (an empty object file) and
+    fails to link."""
+    script = project / "fake-cc"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'echo "$*" >> "{log}"\n'
+        'case " $* " in *" -shared "*) echo "fake-cc: cannot link" >&2; exit 1;; esac\n'
+        'while [ $# -gt 0 ]; do [ "$1" = -o ] && : > "$2"; shift; done\n'
+    )
+    script.chmod(0o755)
+    return str(script)
+
+
+@pytest.mark.parametrize("compiler", ["/bin/false", "/nonexistent/cc"])
+def test_without_a_compiler_the_build_succeeds_without_the_core(
+    project: Path, compiler: str
+) -> None:
+    done = build(project, *separate_dirs(project), CC=compiler)
+    assert done.returncode == 0, done.stderr
+    [warning] = warnings(done)
+    assert compiler in warning and warning.endswith(WILL_RUN)
+    assert not list(project.rglob("*.so"))
+
+
+def test_a_failed_build_in_place_removes_an_earlier_core(project: Path) -> None:
+    """As ``pip install -e .`` builds: the core beside its source is an earlier build, which
+    may not match the source any more."""
+    earlier = project / SOLVER / BUILT
+    earlier.write_bytes(b"an earlier build")
+    done = build(project, "--inplace", CC="/bin/false")
+    assert done.returncode == 0, done.stderr
+    assert len(warnings(done)) == 1
+    assert not earlier.exists() and not list(project.rglob("*.so"))
+
+
+def test_flags_from_the_environment_reach_the_compiler_and_the_linker(project: Path) -> None:
+    log = project / "cc.log"
+    done = build(
+        project,
+        *separate_dirs(project),
+        CC=fake_compiler(project, log),
+        RUMMY21_NATIVE_CFLAGS="-DRUMMY21_A=1  -fsanitize=address",
+        RUMMY21_NATIVE_LDFLAGS="-fsanitize=address -lfoo",
+    )
+    assert done.returncode == 0, done.stderr
+    [warning] = warnings(done)
+    assert "fake-cc" in warning and warning.endswith(WILL_RUN)
+    compile_line, link_line = log.read_text().splitlines()
+    assert compile_line.endswith("-std=c11 -Wall -Wextra -DRUMMY21_A=1 -fsanitize=address")
+    assert "_native.c" in compile_line
+    assert link_line.endswith("-fsanitize=address -lfoo") and "-shared" in link_line.split()
+    assert not list(project.rglob("*.so"))
+
+
+def test_native_0_builds_nothing(project: Path) -> None:
+    log = project / "cc.log"
+    earlier = project / SOLVER / BUILT
+    earlier.write_bytes(b"an earlier build")
+    done = build(project, "--inplace", CC=fake_compiler(project, log), RUMMY21_NATIVE="0")
+    assert done.returncode == 0, done.stderr
+    assert warnings(done) == [WARNING + "RUMMY21_NATIVE=0" + WILL_RUN]
+    assert not log.exists() and not built_cores(project)
+
+
+def test_native_1_requires_the_core(project: Path) -> None:
+    done = build(project, *separate_dirs(project), CC="/bin/false", RUMMY21_NATIVE="1")
+    assert done.returncode != 0 and not warnings(done)
+    assert not list(project.rglob("*.so"))
