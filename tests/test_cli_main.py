@@ -1,4 +1,5 @@
-"""The `rummy21` command as a whole: --version, and output that cannot be written."""
+"""The `rummy21` command as a whole: --version, and output that cannot be written (the solver
+asked for in the environment: test_cli_native.py)."""
 
 from __future__ import annotations
 
@@ -11,19 +12,21 @@ import pytest
 from typer.testing import CliRunner
 
 from rummy21.cli import OUTPUT_FAILED, _register, app
+from rummy21.solver import backend
 
 _register()
 RUNNER = CliRunner()
 HAND = "7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C"
 
 
-def test_version_names_the_package_and_its_optional_parts() -> None:
+def test_version_names_the_package_its_optional_parts_and_the_solver() -> None:
     result = RUNNER.invoke(app, ["--version"])
     lines = result.stdout.splitlines()
-    assert result.exit_code == 0 and len(lines) == 3
+    assert result.exit_code == 0 and len(lines) == 4
     assert lines[0].startswith(f"rummy21 {metadata.version('rummy21')} (Python ")
     assert lines[1].startswith("server extra (the browser table, rummy21 serve): ")
     assert lines[2].startswith("postgres extra (the PostgreSQL driver")
+    assert lines[3] == backend.describe()
 
 
 def test_version_says_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,8 +1,9 @@
 """The ``rummy21`` command line: one sub-command per module of this package.
 
 Exit statuses, for every command: 0 done; 1 a batch had bad lines (``analyze --batch``);
-2 bad input or usage (a message on stderr); 74 the output could not be written (disk full,
-terminal gone: one line on stderr); 130 interrupted (Ctrl-C; a running ``serve`` stops
+2 bad input or usage (a message on stderr; also a ``RUMMY21_SOLVER`` naming no solver this
+installation can run, before the command starts); 74 the output could not be written (disk
+full, terminal gone: one line on stderr); 130 interrupted (Ctrl-C; a running ``serve`` stops
 cleanly, with 0).
 """
 
@@ -31,13 +32,16 @@ EXTRAS = {
 
 
 def version_text() -> str:
-    """The version, and for each optional part whether it is installed (the packages its
-    extra declares, read from the installed metadata).
+    """The version, for each optional part whether it is installed (the packages its extra
+    declares, read from the installed metadata), and which solver core runs.
 
-    >>> version_text().splitlines()[0].startswith("rummy21 ")
-    True
+    >>> lines = version_text().splitlines()
+    >>> lines[0].startswith("rummy21 "), lines[-1].startswith("solver: ")
+    (True, True)
     """
     from importlib import metadata
+
+    from rummy21.solver import backend
 
     try:
         version, requires = metadata.version("rummy21"), metadata.requires("rummy21") or []
@@ -58,6 +62,7 @@ def version_text() -> str:
             else "installed"
         )
         lines.append(f"{extra} extra ({purpose}): {state}")
+    lines.append(backend.describe())
     return "\n".join(lines)
 
 
@@ -84,10 +89,17 @@ def _root(
         "--version",
         is_eager=True,
         callback=_print_version,
-        help="Print the version and which optional parts are installed, and exit.",
+        help="Print the version, which optional parts are installed and which solver core "
+        "runs, and exit.",
     ),
 ) -> None:
     """21 Card Rummy: analyse hands, play, simulate."""
+    from rummy21.solver import backend
+
+    # (a solver asked for that cannot run is bad usage: no command starts on the other one)
+    if backend.PROBLEM is not None:
+        typer.echo(f"error: {backend.PROBLEM}", err=True)
+        raise typer.Exit(2)
 
 
 #: Sub-command → the module that registers it (imported on demand: start-up stays quick).
