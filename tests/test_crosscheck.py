@@ -37,6 +37,7 @@ from rummy21.cards import (
 )
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DubleeSave, RuleSet
+from rummy21.solver import backend
 
 if str(Path(__file__).resolve().parent) not in sys.path:  # pytest's pythonpath may lack it
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -67,10 +68,28 @@ def _cards(groups: Sequence[Sequence[Card]], loose: Sequence[Card]) -> Counter[C
 
 
 def disagreements(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
-    """Everything on which production and the reference differ for one hand."""
+    """Everything on which production and the reference differ for one hand, with each
+    solver core this installation has (native and pure Python), which must also agree with
+    each other exactly (the same analysis, arrangements included)."""
     jokers = Jokers.from_cut(cut)
-    got: Analysis = analyze_counts(counts_of(hand), jokers, rules)
     want = ref.analyse(hand, cut, rules)
+    problems: list[str] = []
+    found: dict[str, Analysis] = {}
+    for core in backend.available():
+        with backend.using(core):
+            got = analyze_counts(counts_of(hand), jokers, rules)
+        found[core] = got
+        problems += [f"{core} core: {p}" for p in _against(got, want, cut, hand, rules)]
+    if len({repr(got) for got in found.values()}) > 1:
+        problems.append(f"the cores disagree: {found}")
+    return problems
+
+
+def _against(
+    got: Analysis, want: ref.Reading, cut: Card, hand: list[Card], rules: RuleSet
+) -> list[str]:
+    """Everything on which one production analysis and the reference's differ."""
+    jokers = Jokers.from_cut(cut)
     table = ref.Cut(cut)
     problems: list[str] = []
 

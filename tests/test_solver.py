@@ -11,7 +11,7 @@ import pytest
 import reference as ref
 from handgen import corpus
 
-from rummy21.cards import Card, counts_of
+from rummy21.cards import Card, CardError, counts_of
 from rummy21.groups import GroupKind
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
@@ -129,5 +129,5 @@ def test_a_suit_state_holds_the_most_runs_a_hand_can_open() -> None:
 def test_a_sweep_refuses_four_copies_of_a_card() -> None:
     counts = [0] * 53
     counts[5] = 4
-    with pytest.raises(ValueError, match="at most 3 copies"):
+    with pytest.raises(CardError, match="4 copies of 6S, but the shoe holds only 3"):
         SweepSpec(counts, Jokers.from_cut("KH").joker_mask, CLASSIC, 0)

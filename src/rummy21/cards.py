@@ -186,8 +186,40 @@ def check_copies(cards: Sequence[Card], printed_jokers: int) -> None:
     ...
     rummy21.cards.CardError: impossible hand: 4 copies of AS, but the shoe holds only 3
     """
-    for index, count in enumerate(counts_of(cards)):
+    check_counts(counts_of(cards), printed_jokers)
+
+
+def check_counts(counts: Sequence[int], printed_jokers: int) -> None:
+    """Raise :class:`CardError` unless ``counts`` is a count vector a hand could have: one
+    whole number per kind of card (see :func:`counts_of`), none negative, none above the
+    copies the shoe holds (``printed_jokers`` of the printed joker).
+
+    >>> check_counts([0] * 52 + [4], 3)
+    Traceback (most recent call last):
+    ...
+    rummy21.cards.CardError: impossible hand: 4 copies of JK, but the shoe holds only 3
+    >>> check_counts([1, 2], 3)
+    Traceback (most recent call last):
+    ...
+    rummy21.cards.CardError: a count vector has 53 numbers, one per kind of card, not 2
+    """
+    if len(counts) != TYPE_COUNT:
+        raise CardError(
+            f"a count vector has {TYPE_COUNT} numbers, one per kind of card, not {len(counts)}"
+        )
+    if (
+        min(counts) >= 0
+        and max(counts[:JOKER_INDEX]) <= DECKS
+        and counts[JOKER_INDEX] <= printed_jokers
+        and all(type(count) is int for count in counts)
+    ):
+        return
+    for index, count in enumerate(counts):
         limit = printed_jokers if index == JOKER_INDEX else DECKS
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise CardError(f"a count of copies is a whole number, not {count!r}")
+        if count < 0:
+            raise CardError(f"impossible hand: {count} copies of {_CARDS[index]}")
         if count > limit:
             raise CardError(
                 f"impossible hand: {count} copies of {_CARDS[index]}, "

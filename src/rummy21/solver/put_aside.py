@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rummy21.cards import check_counts
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.solver.bounds import max_pure_groups
@@ -24,6 +25,7 @@ def least_after_put_aside(
     >>> least_after_put_aside(counts_of(hand), Jokers.from_cut("QC"), RuleSet(), 120)
     39
     """
+    check_counts(counts, rules.printed_jokers)
     need = rules.pure_groups_needed
     if max_pure_groups(counts) < need or bound < 0:
         return None

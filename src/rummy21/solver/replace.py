@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rummy21.cards import ALL_CARDS, JOKER_INDEX, Card
+from rummy21.cards import ALL_CARDS, JOKER_INDEX, Card, check_counts
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.solver.bounds import line_after, pure_within
@@ -43,6 +43,7 @@ def replacements(
     >>> len(found.remove), len(found.add)
     (3, 3)
     """
+    check_counts(counts, rules.printed_jokers)
     bound = min(bound, MOST_BOUGHT)  # (no hand needs as many; the sweep counts no more)
     # One bounded sweep per number of replacements, fewest first: a sweep is the smaller the
     # fewer cards it may replace, since they are all the jokers it can add. Buying cards to

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rummy21.cards import check_counts
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.solver.bounds import max_pure_groups
@@ -45,6 +46,7 @@ def solve(
     >>> sorted({meld.kind.value for meld in found.pure_arrangement.groups})
     ['pure_sequence', 'set']
     """
+    check_counts(counts, rules.printed_jokers)
     need = rules.pure_groups_needed
     if max_pure_groups(counts) < need:
         return Solution(None, None, None)

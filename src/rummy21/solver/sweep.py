@@ -15,7 +15,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
 
-from rummy21.cards import JOKER_INDEX
+from rummy21.cards import JOKER_INDEX, check_counts
 from rummy21.groups import MAX_SEQUENCE
 from rummy21.ruleset import RuleSet
 from rummy21.solver import backend
@@ -78,8 +78,7 @@ class SweepSpec:
     variant: Variant = Variant.PURE_SAVE
 
     def __post_init__(self) -> None:
-        if max(self.counts[:JOKER_INDEX]) > 3:
-            raise ValueError("a hand holds at most 3 copies of a suited card")
+        check_counts(self.counts, self.rules.printed_jokers)
         if self.variant.replaces and self.bound > MOST_BOUGHT:
             raise ValueError(f"at most {MOST_BOUGHT} replacements are looked for")
 
