@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import resource
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -150,13 +150,13 @@ CLOSING = Closing(3, 0, (0,), False, (False,) * 4, 5, 4, 0, 0, 60, False, False,
 def test_wrong_arguments_are_refused() -> None:
     assert native is not None
     stage = native.stage_from({0: [(0, 0, "start")]})
-    bad_calls = [
+    bad_calls: list[Callable[[], object]] = [
         lambda: native.suit_step({}, STEP),
         lambda: native.suit_step(stage, STEP[:5]),
         lambda: native.suit_step(stage, STEP._replace(at_suit=-1)),
         lambda: native.suit_step(stage, STEP._replace(at_suit=1000)),
         lambda: native.suit_step(stage, STEP._replace(bound=1 << 80)),
-        lambda: native.suit_step(stage, STEP._replace(slack="many")),
+        lambda: native.suit_step(stage, STEP._replace(slack="many")),  # type: ignore[arg-type]
         lambda: native.suit_step(stage),
         lambda: native.close_position(stage, CLOSING[:3]),
         lambda: native.close_position(stage, CLOSING._replace(pure_left=())),
@@ -191,14 +191,15 @@ def test_wrong_arguments_are_refused() -> None:
 def test_random_arguments_raise_and_never_crash(junk: Any) -> None:
     assert native is not None
     stage = native.stage_from({0: [(0, 0, "start")], 5 << 20: [(1, 2, "start")]})
-    for call in (
+    calls: tuple[Callable[[], object], ...] = (
         lambda: native.suit_step(stage, junk),
         lambda: native.close_position(stage, junk),
         lambda: native.stage_from({1: junk}),
         lambda: native.stage_from(junk),
         lambda: native.marked(stage, junk),
         lambda: native.idle(stage, junk),
-    ):
+    )
+    for call in calls:
         try:
             call()
         except (TypeError, ValueError, OverflowError, KeyError, IndexError, AttributeError):
