@@ -1,7 +1,7 @@
 """Benchmark the hand analysis on the fixed corpus (see make_corpus.py).
 
     python bench/bench_solver.py [--sample N] [--reference N] [--skip-cli] [--helpers N]
-                                 [--solver SOURCE] [--collector paused|on]
+                                 [--twin N] [--solver SOURCE] [--collector paused|on]
 
 Prints, per corpus, median / p90 / p99 / max time of the full 21-card analysis and of the
 22-card analysis (each hand plus one seeded extra card), the throughput of
@@ -9,7 +9,8 @@ Prints, per corpus, median / p90 / p99 / max time of the full 21-card analysis a
 default, one worker per core; on each half of the corpus and on the whole), the speed-up over
 the exhaustive reference of the tests, timed on a sample of the same hands in the same run,
 and the bot helpers on the first ``--helpers`` hands: the distance to a valid declaration and
-the outs.
+the outs. With the native core in use, the first ``--twin`` hands of each corpus are timed
+again on its pure-Python twin (``rummy21.solver.backend``), and the speed-ups printed.
 
 ``--solver`` runs it all with another version of the solver (a git revision, a package
 directory or a module file: see :func:`solver_from`), for figures before and after a change
@@ -134,11 +135,16 @@ def load(name: str) -> list[tuple[Card, list[Card]]]:
     return hands
 
 
+def _at(times: list[float], fraction: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
 def quantiles(times: list[float]) -> str:
     ordered = sorted(times)
 
     def at(fraction: float) -> float:
-        return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+        return _at(ordered, fraction)
 
     return (
         f"median {at(0.5) * 1e3:8.3f} ms  p90 {at(0.9) * 1e3:8.3f} ms  "
@@ -173,6 +179,12 @@ def main() -> None:
         "--helpers", type=int, default=100, help="hands per corpus timed with distance and outs"
     )
     parser.add_argument(
+        "--twin",
+        type=int,
+        default=200,
+        help="hands per corpus timed on the pure-Python twin too (with the native core)",
+    )
+    parser.add_argument(
         "--solver",
         metavar="SOURCE",
         help="time this version of the solver (git revision, directory or "
@@ -196,11 +208,35 @@ def main() -> None:
     solver = sys.modules[SOLVER] if args.solver else importlib.import_module(SOLVER)
     pause = pause_of(solver, args.collector)
     rules = RuleSet()
+    core = solver.backend.name() if hasattr(solver, "backend") else "python"
     print(
         f"Python {platform.python_version()} ({platform.python_implementation()}), "
-        f"{platform.machine()}, one core; solver {args.solver or 'installed'}, "
+        f"{platform.machine()}, one core; solver {args.solver or 'installed'} ({core} core), "
         f"cycle collector {args.collector}"
     )
+    twin_of = args.twin if core == "native" else 0
+
+    def against_twin(
+        label: str,
+        sample: list[tuple[Card, list[Card]]],
+        mine: list[float],
+        run: Callable[[Card, list[Card]], object],
+    ) -> None:
+        """Time ``run`` over ``sample`` on the twin and on the native core again, now that
+        the memo tables both share are warm (``mine``: the first native times, unused)."""
+        if not twin_of:
+            return
+        with solver.backend.using("python"):
+            twin = timed(sample, run, pause)
+        mine = timed(sample, run, pause)
+        ratio = sorted(twin)[len(twin) // 2] / sorted(mine)[len(mine) // 2]
+        print(
+            f"  {label} on the pure-Python twin, first {len(sample)}: {quantiles(twin)}\n"
+            f"  native again (warm): {quantiles(mine)}\n"
+            f"  native speed-up: median {ratio:.1f}x, total {sum(twin) / sum(mine):.1f}x, "
+            f"p99 {_at(twin, 0.99) / _at(mine, 0.99):.1f}x"
+        )
+
     whole: dict[str, list[float]] = {"21": [], "22": []}  # both halves of the corpus
     for name in ("random", "near"):
         hands = load(name)
@@ -212,6 +248,7 @@ def main() -> None:
         ours = timed(hands, solve21, pause)
         whole["21"] += ours
         print(f"21-card analysis   {quantiles(ours)}")
+        against_twin("21-card analysis", hands[:twin_of], ours[:twin_of], solve21)
         rng = random.Random(22)
         plus = []
         for cut, hand in hands:
@@ -224,9 +261,11 @@ def main() -> None:
                 ]
             )
             plus.append((cut, hand + [extra]))
-        with_extra = timed(plus, lambda cut, hand: analyze(hand, cut, rules), pause)
+        solve22 = lambda cut, hand: analyze(hand, cut, rules)  # noqa: E731
+        with_extra = timed(plus, solve22, pause)
         whole["22"] += with_extra
         print(f"22-card analysis   {quantiles(with_extra)}")
+        against_twin("22-card analysis", plus[:twin_of], with_extra[:twin_of], solve22)
         if args.reference:
             from reference import analyse as reference  # the oracle kept in tests/
 
@@ -241,13 +280,20 @@ def main() -> None:
             )
         if args.helpers:
             sample = hands[: args.helpers]
+            few = sample[: min(len(sample), twin_of)]
             if name == "near":  # exact; far hands (random deals) take seconds: see limit
-                exact = timed(sample, lambda cut, hand: distance(hand, cut, rules), pause)
+                exact_run = lambda cut, hand: distance(hand, cut, rules)  # noqa: E731
+                exact = timed(sample, exact_run, pause)
                 print(f"distance           {quantiles(exact)}")
-            limited = timed(sample, lambda cut, hand: distance(hand, cut, rules, 3), pause)
+                against_twin("distance", few, exact[: len(few)], exact_run)
+            limited_run = lambda cut, hand: distance(hand, cut, rules, 3)  # noqa: E731
+            limited = timed(sample, limited_run, pause)
             print(f"distance, limit 3  {quantiles(limited)}")
-            found = timed(sample, lambda cut, hand: outs(hand, cut, rules), pause)
+            against_twin("distance, limit 3", few, limited[: len(few)], limited_run)
+            outs_run = lambda cut, hand: outs(hand, cut, rules)  # noqa: E731
+            found = timed(sample, outs_run, pause)
             print(f"outs               {quantiles(found)}")
+            against_twin("outs", few, found[: len(few)], outs_run)
     print(f"\n== the whole corpus ({len(whole['21'])} hands)")
     print(f"21-card analysis   {quantiles(whole['21'])}")
     print(f"22-card analysis   {quantiles(whole['22'])}")

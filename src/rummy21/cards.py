@@ -207,16 +207,19 @@ def check_counts(counts: Sequence[int], printed_jokers: int) -> None:
         raise CardError(
             f"a count vector has {TYPE_COUNT} numbers, one per kind of card, not {len(counts)}"
         )
-    if (
-        min(counts) >= 0
-        and max(counts[:JOKER_INDEX]) <= DECKS
-        and counts[JOKER_INDEX] <= printed_jokers
-        and all(type(count) is int for count in counts)
-    ):
-        return
+    try:
+        if (
+            min(counts) >= 0
+            and max(counts[:JOKER_INDEX]) <= DECKS
+            and counts[JOKER_INDEX] <= printed_jokers
+            and type(sum(counts)) is int  # (a float anywhere makes the sum a float)
+        ):
+            return
+    except TypeError:
+        pass  # a count that is no number: said below
     for index, count in enumerate(counts):
         limit = printed_jokers if index == JOKER_INDEX else DECKS
-        if not isinstance(count, int) or isinstance(count, bool):
+        if not isinstance(count, int):
             raise CardError(f"a count of copies is a whole number, not {count!r}")
         if count < 0:
             raise CardError(f"impossible hand: {count} copies of {_CARDS[index]}")
