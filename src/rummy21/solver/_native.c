@@ -1193,6 +1193,36 @@ fail:
     return NULL;
 }
 
+/* core.back_of: the back-pointer of ``key``'s entry with joker balance ``balance``. */
+static PyObject *
+back_of(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "back_of(stage, key, balance)");
+        return NULL;
+    }
+    StageObject *stage = as_stage(args[0]);
+    u128 key;
+    long balance;
+    if (!stage || to_u128(args[1], &key) < 0 || small_int(args[2], -BIG, BIG, "balance", &balance) < 0)
+        return NULL;
+    Py_ssize_t at = stage_find(stage, key);
+    if (at >= 0) {
+        Slot *slot = &stage->slots[at];
+        Entry *e = entries_of(slot);
+        for (int32_t i = 0; i < slot->n; i++) {
+            if (e[i].balance != balance)
+                continue;
+            if (e[i].flags & START)
+                return Py_NewRef(e[i].obj);
+            PyObject *prev = from_u128(e[i].prev_key);
+            return prev ? Py_BuildValue("(NiO)", prev, (int)e[i].prev_balance, e[i].obj) : NULL;
+        }
+    }
+    PyErr_Format(PyExc_LookupError, "no entry with balance %ld at that state", balance);
+    return NULL;
+}
+
 /* core.idle: whether no state has an open run in the suit at ``at_suit``. */
 static PyObject *
 idle(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
@@ -1340,6 +1370,8 @@ static PyMethodDef module_methods[] = {
      "A layer as a position's first stage (core.marked)."},
     {"idle", (PyCFunction)(void (*)(void))idle, METH_FASTCALL,
      "Whether no state has an open run in a suit (core.idle)."},
+    {"back_of", (PyCFunction)(void (*)(void))back_of, METH_FASTCALL,
+     "The back-pointer of a state's entry with a joker balance (core.back_of)."},
     {"clear_caches", (PyCFunction)clear_caches, METH_NOARGS, "Forget the converted move tables."},
     {"cache_size", (PyCFunction)cache_size, METH_NOARGS, "How many move tables are held converted."},
     {NULL, NULL, 0, NULL},

@@ -71,6 +71,15 @@ def marked(layer: Stage, need: int) -> Stage:
     }
 
 
+def back_of(stage: Stage, key: int, balance: int) -> Back:
+    """The back-pointer of ``key``'s entry with joker balance ``balance`` (rebuilding follows
+    them); :class:`LookupError` if there is none."""
+    for b, _, back in stage[key]:
+        if b == balance:
+            return back
+    raise LookupError(f"no entry with balance {balance} at state {key:#x}")
+
+
 def idle(stage: Stage, at_suit: int) -> bool:
     """Whether no state of ``stage`` has an open run in the suit at ``at_suit``."""
     return all(pkey >> at_suit & SUIT_MASK == EMPTY for pkey in stage)

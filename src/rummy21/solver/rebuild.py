@@ -99,11 +99,12 @@ def rebuild(run: Sweep, final: Final) -> Rebuilt:
 def _path(run: Sweep, final: Final) -> tuple[Start, list[_Position]]:
     """How the sweep reached ``final``: where it began, and each position's moves."""
     need = run.spec.rules.pure_groups_needed
+    back_of = run.core.back_of
     path: list[_Position] = []
     key, balance = final.key, final.balance
     for p in range(len(run.layers) - 1, 0, -1):
         forgot = key >> AT_PURE & PURE_MASK >= need
-        back = next(back for b, _, back in run.layers[p][key] if b == balance)
+        back = back_of(run.layers[p], key, balance)
         assert not isinstance(back, Start)
         pkey, balance, split = back
         assert isinstance(split, PoolSplit)
@@ -112,14 +113,14 @@ def _path(run: Sweep, final: Final) -> tuple[Start, list[_Position]]:
             if stage is None:  # the suit had nothing to do
                 moves.append(None)
                 continue
-            back = next(back for b, _, back in stage[pkey] if b == balance)
+            back = back_of(stage, pkey, balance)
             assert not isinstance(back, Start)
             pkey, balance, move = back
             assert not isinstance(move, PoolSplit)
             moves.append(SuitMove._make(move))
         key = pkey & LAYER_BITS
         path.append(_Position(tuple(reversed(moves)), split, forgot))
-    start = next(back for b, _, back in run.layers[0][key] if b == balance)
+    start = back_of(run.layers[0], key, balance)
     assert isinstance(start, Start)
     path.reverse()
     return start, path

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from types import ModuleType
 from typing import NamedTuple
 
 from rummy21.cards import JOKER_INDEX, check_counts
@@ -108,6 +109,8 @@ class Sweep:
     position, ``None`` where the suit had nothing to do), all kept for rebuilding."""
 
     spec: SweepSpec
+    core: ModuleType
+    """The core that ran it (:mod:`.core` or its native twin): its stages, its lookups."""
     layers: list[Stage] = field(default_factory=list)
     stages: list[list[Stage | None]] = field(default_factory=list)
 
@@ -176,7 +179,7 @@ def suit_table(ranks: tuple[int, ...]) -> SuitTable:
 def sweep(spec: SweepSpec) -> Sweep:
     """Run one sweep over the 15 positions."""
     plan = _Plan(spec)
-    run = Sweep(spec, [plan.core.stage_from(_first_layer(spec))])
+    run = Sweep(spec, plan.core, [plan.core.stage_from(_first_layer(spec))])
     for p in range(1, 16):
         stages, layer = plan.position(p, run.layers[-1])
         run.stages.append(stages)
