@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,11 +37,11 @@ class BackendError(RuntimeError):
 def _load_native() -> tuple[ModuleType | None, str | None]:
     """The native core, configured, or why there is none."""
     try:
-        from rummy21.solver import _native  # type: ignore[attr-defined,unused-ignore]
+        native = importlib.import_module("rummy21.solver._native")
     except ImportError as error:
         return None, f"the native core is not built ({error})"
-    core.configure_native(_native)
-    return _native, None
+    core.configure_native(native)
+    return native, None
 
 
 NATIVE, NATIVE_MISSING = _load_native()
@@ -110,6 +111,8 @@ def describe() -> str:
         return "solver: native (C core)"
     if PROBLEM is not None:
         return f"solver: python ({PROBLEM})"
+    if os.environ.get(ENV, "").strip().lower() == "python":
+        return f"solver: python ({ENV}=python)"
     if NATIVE is None:
         return f"solver: python ({NATIVE_MISSING})"
     return f"solver: python ({ENV}=python)"
