@@ -9,8 +9,10 @@
  * which is all that rebuilding an arrangement needs.
  *
  * What this file does not know it is told once, by configure() (core.configure_native): the
- * layout of a packed state and the Python functions that make the move tables and the pool
- * splits, which stay defined once, in Python, and are memoised there.
+ * layout of a packed state; the run classes, phases and roles, and runs.py's tables, that a
+ * suit's move rows are worked out from here (the twin of moves.sweep_moves: see "move rows");
+ * and the Python functions that make the pool splits, which stay defined once, in Python, and
+ * are memoised there.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -27,7 +29,7 @@ static int AT_SUIT[4], AT_POOLS, AT_PURE, AT_OWED, AT_BOUGHT;
 static u128 SUIT_MASK, PURE_MASK, OWED_MASK, BOUGHT_MASK, EXTENDS, PURITY, LAYER_BITS;
 static u128 EMPTY;
 static int OPEN_PURE[256];
-static PyObject *sweep_moves_fn = NULL, *pool_splits_fn = NULL, *forget_purity_fn = NULL;
+static PyObject *pool_splits_fn = NULL, *forget_purity_fn = NULL;
 static PyObject *setless_splits = NULL;
 
 /* ------------------------------------------------------------------ 128-bit ints */
@@ -538,24 +540,577 @@ static PyTypeObject StageType = {
 
 /* ------------------------------------------------------------------ move rows */
 
+/* The twin of moves.sweep_moves, and of moves.suit_moves under it: what one suit does at one
+ * position, as the sweep adds it to a packed state. moves.py holds the rules and stays the
+ * reference (the core's Python twin uses it, and the tests compare the two on every state a
+ * sweep meets); each function here names the one it mirrors, and follows it loop for loop, so
+ * that the rows come out the same and in the same order. What the rules name — the run
+ * classes, the fields of a suit's state, the phases, the roles, and runs.py's tables of where
+ * a run goes next, its padding, which classes end pure — is told by configure(). */
+
+#define SLOTS 8   /* runs.SLOTS: a count for each run class, then the Aces set aside */
+#define CLASSES 7 /* runs.RUN_CLASSES (and moves.NO_RUN_MOVES, one triple each) */
+#define PHASES 5  /* runs.Phase */
+#define ROLES 5   /* moves.Role */
+
+static int RUN_ORDER[CLASSES]; /* runs.RUN_CLASSES, in the order the moves go through them */
+static int RC_P1, RC_P2, RC_P3, RC_I2, RC_I3, RC_LP3, RC_LI3, RC_HIGH;
+static int STATE_AT[SLOTS], STATE_WIDTH[SLOTS]; /* runs._AT and runs._WIDTH, by slot */
+static uint64_t PURE_FIELDS;                    /* the fields runs.forget_purity empties */
+static int NEXT_CLASS[PHASES][2][CLASSES];      /* runs.NEXT_CLASSES: by phase, natural, class */
+static int PADDING_OF[CLASSES];                 /* runs.PADDING (0 where it has none) */
+static int PURE_END_OF[CLASSES];                /* runs.PURE_END */
+static int IMPURE_OF[CLASSES];                  /* runs.IMPURE_OF (-1 where it has none) */
+static int PH_FIRST, PH_LOWMARK, PH_MID, PH_LAST, PH_CLOSE;
+static int R_NATURAL, R_EITHER, R_PURE_ONLY, R_TUNNELA_ONLY, R_JOKER_ONLY;
+
+/* runs.decode */
+static inline int
+count_at(uint64_t code, int slot)
+{
+    return (int)(code >> STATE_AT[slot] & ((1u << STATE_WIDTH[slot]) - 1));
+}
+
+static void
+decode(uint64_t code, int state[SLOTS])
+{
+    for (int slot = 0; slot < SLOTS; slot++)
+        state[slot] = count_at(code, slot);
+}
+
+/* runs.encode (an OverflowError as there, for a count its field cannot hold) */
+static int
+encode(const int state[SLOTS], uint64_t *out)
+{
+    uint64_t code = 0;
+    for (int slot = 0; slot < SLOTS; slot++) {
+        int n = state[slot];
+        if (n < 0 || n >= 1 << STATE_WIDTH[slot]) {
+            PyErr_Format(PyExc_OverflowError, "a suit state holds %d in slot %d", n, slot);
+            return -1;
+        }
+        code |= (uint64_t)n << STATE_AT[slot];
+    }
+    *out = code;
+    return 0;
+}
+
+/* runs.forget_purity */
+static int
+forget_purity(uint64_t code, uint64_t *out)
+{
+    if (!(code & PURE_FIELDS)) {
+        *out = code;
+        return 0;
+    }
+    int state[SLOTS];
+    decode(code, state);
+    for (int k = 0; k < CLASSES; k++) {
+        if (IMPURE_OF[k] >= 0) {
+            state[IMPURE_OF[k]] += state[k];
+            state[k] = 0;
+        }
+    }
+    return encode(state, out);
+}
+
+/* moves.Play */
 typedef struct {
-    u128 adds;     /* step: pure groups, owed jokers, cards bought */
-    u128 extends;  /* EXTENDS or 0 */
+    int copies, role, phase, purity, reach, padding;
+} Play;
+
+/* moves.Play.only_jokers */
+static inline int
+only_jokers(const Play *play)
+{
+    return play->phase != PH_LAST && play->phase != PH_CLOSE &&
+           (play->role == R_JOKER_ONLY || (play->role == R_TUNNELA_ONLY && play->copies != 3));
+}
+
+/* moves.SuitMove, and the RawMove tuple made of it once a row takes it. */
+typedef struct {
+    uint64_t state;
+    int pool, jokers, pure, extends;
+    int moves[CLASSES][3]; /* by run class: naturals, jokers, ends (moves.RunMoves) */
+    int new_runs, tunnela, reserve, as_jokers, extra_padding;
+    PyObject *obj; /* owned, or NULL until a row takes the move */
+} Move;
+
+typedef struct {
+    Move *at;
+    Py_ssize_t n, cap;
+} Moves;
+
+/* moves._RunsMoved */
+typedef struct {
+    int runs[SLOTS];
+    int rest, demand, pure, extends;
+    int moves[CLASSES][3];
+    int extra;
+} RunsMoved;
+
+/* moves._Way */
+typedef struct {
+    int run_class, naturals, jokers, ends;
+    int demand, pure, extends, short_end;
+} Way;
+
+static int
+moves_push(Moves *out, const Move *move)
+{
+    if (out->n == out->cap) {
+        Py_ssize_t cap = out->cap ? out->cap * 2 : 64;
+        Move *at = PyMem_Realloc(out->at, sizeof(Move) * cap);
+        if (!at) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        out->at = at;
+        out->cap = cap;
+    }
+    out->at[out->n++] = *move;
+    return 0;
+}
+
+/* moves._grow: the ways to play the copies left once the open runs have moved. */
+static int
+grow(const Play *play, int high, const RunsMoved *moved, Moves *out)
+{
+    int role = play->role, phase = play->phase, purity = play->purity;
+    Move move = {0};
+    move.jokers = moved->demand;
+    move.pure = moved->pure;
+    move.extends = moved->extends;
+    memcpy(move.moves, moved->moves, sizeof(move.moves));
+    move.extra_padding = moved->extra;
+    if (phase == PH_LAST || phase == PH_CLOSE) {
+        if (encode(moved->runs, &move.state) < 0 || (!purity && forget_purity(move.state, &move.state) < 0))
+            return -1;
+        return moves_push(out, &move);
+    }
+    int fixed = only_jokers(play) ? play->copies : 0; /* copies that can only be jokers */
+    int copies = play->copies - fixed;
+    int keeps_aces = phase == PH_FIRST && play->reach == 1 &&
+                     (role == R_NATURAL || role == R_EITHER || role == R_PURE_ONLY);
+    for (int tunnela = 0; tunnela <= 1; tunnela++) {
+        if (tunnela && !(moved->rest == 3 && copies == 3))
+            continue;
+        int left = moved->rest - 3 * tunnela;
+        int starts = role == R_TUNNELA_ONLY ? 0 : left;
+        for (int new_runs = 0; new_runs <= starts; new_runs++) {
+            int keep = keeps_aces ? left - new_runs : 0;
+            for (int reserve = 0; reserve <= keep; reserve++) {
+                int free_ = left - new_runs - reserve;
+                int lowest = (role == R_PURE_ONLY || role == R_TUNNELA_ONLY) ? free_ : 0;
+                int grown[SLOTS];
+                memcpy(grown, moved->runs, sizeof(grown));
+                grown[RC_P1] += new_runs;
+                grown[RC_HIGH] = high + reserve;
+                uint64_t state;
+                if (encode(grown, &state) < 0 || (!purity && forget_purity(state, &state) < 0))
+                    return -1;
+                int most = role != R_NATURAL ? free_ : 0;
+                for (int as_jokers = lowest; as_jokers <= most; as_jokers++) {
+                    move.state = state;
+                    move.pool = free_ - as_jokers;
+                    move.jokers = moved->demand - as_jokers - fixed;
+                    move.pure = moved->pure + tunnela;
+                    move.new_runs = new_runs;
+                    move.tunnela = tunnela;
+                    move.reserve = reserve;
+                    move.as_jokers = as_jokers + fixed;
+                    if (moves_push(out, &move) < 0)
+                        return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* moves._ways (with moves._compositions): each way the ``n`` open runs of class ``k`` can go,
+ * into ``ways``, which has room for (n + 1)(n + 2) / 2 of them; returns how many. */
+static int
+ways_of(int k, int n, const Play *play, Way *ways)
+{
+    int phase = play->phase, role = play->role, reach = play->reach;
+    int later = reach == 1;
+    int bridging = k == RC_P1 || k == RC_P2 || k == RC_I2; /* the classes of ``bridges`` */
+    int bridges = k == RC_P1 ? reach <= 3 : reach <= 2;
+    int complete = k == RC_P3 || k == RC_I3 || k == RC_LP3 || k == RC_LI3;
+    int allowed[3] = {1, 1, 1};
+    if (phase == PH_CLOSE || (phase == PH_LAST && (k == RC_LP3 || k == RC_LI3)))
+        allowed[0] = allowed[1] = 0;
+    else if (role == R_TUNNELA_ONLY && phase != PH_LAST)
+        allowed[0] = 0;
+    else if (role == R_PURE_ONLY && phase != PH_LAST && (k == RC_I2 || k == RC_I3 || k == RC_LI3))
+        allowed[0] = 0; /* a joker card continues only pure runs as itself */
+    int count = 0;
+    for (int a = 0; a <= n; a++) {
+        for (int b = 0; b <= n - a; b++) {
+            int e = n - a - b;
+            if ((a && !allowed[0]) || (b && !allowed[1]) || (e && !allowed[2]))
+                continue;
+            ways[count++] = (Way){
+                .run_class = k,
+                .naturals = a,
+                .jokers = b,
+                .ends = e,
+                .demand = b + PADDING_OF[k] * e,
+                .pure = PURE_END_OF[k] ? e : 0,
+                .extends = b && ((complete && !later) || (bridging && !bridges)),
+                .short_end = e && (k == RC_P1 || k == RC_P2 || k == RC_I2),
+            };
+        }
+    }
+    return count;
+}
+
+/* moves.suit_moves: every way one suit can play the copies at a position, given its open
+ * runs, appended to ``out`` in their order (itertools.product over the classes' ways: the
+ * last class changes fastest). */
+static int
+suit_moves(uint64_t state, const Play *play, Moves *out)
+{
+    int runs[SLOTS];
+    decode(state, runs);
+    int copies = only_jokers(play) ? 0 : play->copies;
+    int available = play->phase == PH_LAST ? runs[RC_HIGH] : copies;
+    Way *ways[CLASSES];
+    int count[CLASSES], lists = 0, status = -1;
+    for (int i = 0; i < CLASSES; i++) {
+        int k = RUN_ORDER[i], n = runs[k];
+        if (!n)
+            continue;
+        ways[lists] = PyMem_Malloc(sizeof(Way) * (size_t)((n + 1) * (n + 2) / 2));
+        if (!ways[lists]) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        count[lists] = ways_of(k, n, play, ways[lists]);
+        lists++;
+    }
+    for (int j = 0; j < lists; j++) {
+        if (!count[j]) {
+            status = 0; /* no way for one class: no move at all */
+            goto done;
+        }
+    }
+    int pick[CLASSES] = {0};
+    for (;;) {
+        int naturals = 0;
+        for (int j = 0; j < lists; j++)
+            naturals += ways[j][pick[j]].naturals;
+        if (!(naturals > available || (play->phase == PH_LAST && naturals != available))) {
+            RunsMoved moved;
+            memset(&moved, 0, sizeof(moved));
+            int demand = 0, short_ends = 0;
+            for (int j = 0; j < lists; j++) {
+                const Way *way = &ways[j][pick[j]];
+                int k = way->run_class;
+                moved.moves[k][0] = way->naturals;
+                moved.moves[k][1] = way->jokers;
+                moved.moves[k][2] = way->ends;
+                if (way->naturals)
+                    moved.runs[NEXT_CLASS[play->phase][1][k]] += way->naturals;
+                if (way->jokers)
+                    moved.runs[NEXT_CLASS[play->phase][0][k]] += way->jokers;
+                demand += way->demand;
+                moved.pure += way->pure;
+                moved.extends = moved.extends || way->extends;
+                short_ends = short_ends || way->short_end;
+            }
+            int extends = moved.extends;
+            moved.rest = available - naturals;
+            for (int extra = 0; extra <= (short_ends ? play->padding : 0); extra++) {
+                moved.demand = demand + extra;
+                moved.extends = extends || extra > 0;
+                moved.extra = extra;
+                if (grow(play, runs[RC_HIGH], &moved, out) < 0)
+                    goto done;
+            }
+        }
+        int j = lists - 1;
+        while (j >= 0 && ++pick[j] == count[j])
+            pick[j--] = 0;
+        if (j < 0)
+            break;
+    }
+    status = 0;
+done:
+    for (int j = 0; j < lists; j++)
+        PyMem_Free(ways[j]);
+    return status;
+}
+
+/* Plain tuples of numbers are made untracked by the cycle collector, as it would do itself
+ * on its first look at them (see moves.RawMove); the (naturals, jokers, ends) triples of
+ * small counts are made once. */
+#define TRIPLE_MOST 16
+static PyObject *triples[TRIPLE_MOST * TRIPLE_MOST * TRIPLE_MOST];
+
+static PyObject *
+plain_tuple(PyObject **items, Py_ssize_t n) /* steals the items (NULL among them: fails) */
+{
+    PyObject *t = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!items[i])
+            goto fail;
+    }
+    t = PyTuple_New(n);
+    if (!t)
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyTuple_SET_ITEM(t, i, items[i]);
+    PyObject_GC_UnTrack(t);
+    return t;
+fail:
+    for (Py_ssize_t i = 0; i < n; i++)
+        Py_XDECREF(items[i]);
+    return NULL;
+}
+
+static PyObject *
+triple(const int m[3])
+{
+    int small = m[0] < TRIPLE_MOST && m[1] < TRIPLE_MOST && m[2] < TRIPLE_MOST;
+    size_t at = small ? (size_t)((m[0] * TRIPLE_MOST + m[1]) * TRIPLE_MOST + m[2]) : 0;
+    if (small && triples[at])
+        return Py_NewRef(triples[at]);
+    PyObject *items[3] = {PyLong_FromLong(m[0]), PyLong_FromLong(m[1]), PyLong_FromLong(m[2])};
+    PyObject *t = plain_tuple(items, 3);
+    if (t && small)
+        triples[at] = Py_NewRef(t);
+    return t;
+}
+
+/* moves._plain_move: the move as a RawMove tuple. */
+static PyObject *
+raw_move(const Move *m)
+{
+    PyObject *runs[CLASSES];
+    for (int k = 0; k < CLASSES; k++)
+        runs[k] = triple(m->moves[k]);
+    PyObject *items[11] = {
+        PyLong_FromUnsignedLongLong(m->state),
+        PyLong_FromLong(m->pool),
+        PyLong_FromLong(m->jokers),
+        PyLong_FromLong(m->pure),
+        PyBool_FromLong(m->extends),
+        plain_tuple(runs, CLASSES),
+        PyLong_FromLong(m->new_runs),
+        PyBool_FromLong(m->tunnela),
+        PyLong_FromLong(m->reserve),
+        PyLong_FromLong(m->as_jokers),
+        PyLong_FromLong(m->extra_padding),
+    };
+    return plain_tuple(items, 11);
+}
+
+/* moves.Place, read once per call, and packed into a key for the cache of rows (41 bits). */
+typedef struct {
+    int copies, roles[2], phase, reach, padding, exact, next1, next2;
+    int has_setless, setless; /* setless is None: has_setless = 0 */
+    int buy, replace, aside, bought_starts;
+    uint64_t key;
+} PlaceC;
+
+#define SETLESS_MOST 1000
+
+static int
+place_int(PyObject *place, Py_ssize_t i, long low, long high, const char *what, int *out)
+{
+    long value;
+    if (small_int(PyTuple_GET_ITEM(place, i), low, high, what, &value) < 0)
+        return -1;
+    *out = (int)value;
+    return 0;
+}
+
+static int
+place_bool(PyObject *place, Py_ssize_t i, int *out)
+{
+    int b = PyObject_IsTrue(PyTuple_GET_ITEM(place, i));
+    if (b < 0)
+        return -1;
+    *out = b;
+    return 0;
+}
+
+static int
+read_place(PyObject *place, PlaceC *p)
+{
+    if (!PyTuple_Check(place) || PyTuple_GET_SIZE(place) != 13) {
+        PyErr_SetString(PyExc_TypeError, "place: a moves.Place");
+        return -1;
+    }
+    PyObject *roles = PyTuple_GET_ITEM(place, 1), *setless = PyTuple_GET_ITEM(place, 8);
+    if (!PyTuple_Check(roles) || PyTuple_GET_SIZE(roles) != 2) {
+        PyErr_SetString(PyExc_TypeError, "a place's roles: a pair of moves.Role");
+        return -1;
+    }
+    long role0, role1;
+    if (place_int(place, 0, 0, 3, "a place's copies", &p->copies) < 0 ||
+        small_int(PyTuple_GET_ITEM(roles, 0), 0, ROLES - 1, "a place's role", &role0) < 0 ||
+        small_int(PyTuple_GET_ITEM(roles, 1), 0, ROLES - 1, "a place's role", &role1) < 0 ||
+        place_int(place, 2, 0, PHASES - 1, "a place's phase", &p->phase) < 0 ||
+        place_int(place, 3, 1, 4, "a place's reach", &p->reach) < 0 ||
+        place_int(place, 4, 0, 15, "a place's padding", &p->padding) < 0 || place_bool(place, 5, &p->exact) < 0 ||
+        place_int(place, 6, -1, 3, "a place's next1", &p->next1) < 0 ||
+        place_int(place, 7, -1, 3, "a place's next2", &p->next2) < 0 ||
+        place_int(place, 9, 0, 3, "a place's buy", &p->buy) < 0 || place_bool(place, 10, &p->replace) < 0 ||
+        place_bool(place, 11, &p->aside) < 0 || place_bool(place, 12, &p->bought_starts) < 0)
+        return -1;
+    p->roles[0] = (int)role0;
+    p->roles[1] = (int)role1;
+    p->has_setless = setless != Py_None;
+    p->setless = 0;
+    if (p->has_setless && place_int(place, 8, -1, SETLESS_MOST, "a place's setless", &p->setless) < 0)
+        return -1;
+    uint64_t key = (uint64_t)p->copies;
+    key = key << 3 | (uint64_t)p->roles[0];
+    key = key << 3 | (uint64_t)p->roles[1];
+    key = key << 3 | (uint64_t)p->phase;
+    key = key << 3 | (uint64_t)p->reach;
+    key = key << 4 | (uint64_t)p->padding;
+    key = key << 1 | (uint64_t)p->exact;
+    key = key << 3 | (uint64_t)(p->next1 + 1);
+    key = key << 3 | (uint64_t)(p->next2 + 1);
+    key = key << 1 | (uint64_t)p->has_setless;
+    key = key << 10 | (uint64_t)(p->setless + 1);
+    key = key << 2 | (uint64_t)p->buy;
+    key = key << 1 | (uint64_t)p->replace;
+    key = key << 1 | (uint64_t)p->aside;
+    key = key << 1 | (uint64_t)p->bought_starts;
+    p->key = key;
+    return 0;
+}
+
+typedef struct {
+    u128 adds;    /* step: pure groups, owed jokers, cards bought */
+    u128 extends; /* EXTENDS or 0 */
     int64_t change;
     int32_t pool, jokers, owed, loose;
-    PyObject *move; /* borrowed from the rows tuple, which the cache holds */
+    PyObject *move; /* owned: the RawMove tuple */
 } Row;
 
 typedef struct {
-    PyObject *rows; /* owned: the tuple sweep_moves returned (keeps the moves alive) */
+    uint64_t place, code; /* the place's key; the suit's state << 1 | purity */
     Row *row;
-    Py_ssize_t n;
+    Py_ssize_t n, cap;
 } RowSet;
 
-/* Converted move tables, by the identity of the tuple sweep_moves returned (memoised there:
- * the same arguments give the same tuple, which the entry here keeps alive). The table holds
- * pointers, so growing it moves no RowSet; it is emptied only between calls (when no call is
- * running in any thread), once it holds more than ROWS_MOST. */
+static void
+rowset_free(RowSet *set)
+{
+    for (Py_ssize_t i = 0; i < set->n; i++)
+        Py_DECREF(set->row[i].move);
+    PyMem_Free(set->row);
+    PyMem_Free(set);
+}
+
+static int
+rowset_push(RowSet *set, const Row *row)
+{
+    if (set->n == set->cap) {
+        Py_ssize_t cap = set->cap ? set->cap * 2 : 16;
+        Row *at = PyMem_Realloc(set->row, sizeof(Row) * cap);
+        if (!at) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        set->row = at;
+        set->cap = cap;
+    }
+    set->row[set->n++] = *row;
+    Py_INCREF(row->move);
+    return 0;
+}
+
+/* moves.sweep_moves: the moves of suit_moves as the sweep adds them to a packed state. */
+static RowSet *
+sweep_rows(const PlaceC *place, uint64_t state, int purity)
+{
+    RowSet *set = PyMem_Calloc(1, sizeof(RowSet));
+    if (!set) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    set->place = place->key;
+    set->code = state << 1 | (uint64_t)purity;
+    Moves moves = {0};
+    int role = place->roles[purity];
+    for (int bought = 0; bought <= (role != R_JOKER_ONLY ? place->buy : 0); bought++) {
+        Play play = {place->copies + bought, role, place->phase, purity, place->reach, place->padding};
+        moves.n = 0;
+        if (suit_moves(state, &play, &moves) < 0)
+            goto fail;
+        for (Py_ssize_t i = 0; i < moves.n; i++) {
+            Move *move = &moves.at[i];
+            if (move->extends && !place->exact)
+                continue;
+            if (bought && move->pool + move->as_jokers + move->moves[RC_I2][0] + move->moves[RC_I3][0] +
+                                  move->moves[RC_LI3][0] + (place->bought_starts ? 0 : move->new_runs) >
+                              place->copies)
+                continue; /* (see sweep_moves) */
+            if (bought && !purity && !move->tunnela)
+                continue;
+            int loose = 0;
+            if (place->has_setless && move->pool) {
+                if (place->setless < 0)
+                    continue;
+                loose = move->pool * place->setless;
+            }
+            int after[SLOTS];
+            decode(move->state, after);
+            int owed = 0;
+            int shorts = after[RC_P1] + after[RC_P2] + after[RC_I2];
+            if (shorts) {
+                int next1 = place->next1 >= 0 ? place->next1 : after[RC_HIGH];
+                int next2 = place->next2 >= 0 ? place->next2 : after[RC_HIGH];
+                owed = shorts - next1 > 0 ? shorts - next1 : 0;
+                if (after[RC_P1])
+                    owed += after[RC_P1] - next2 > 0 ? after[RC_P1] - next2 : 0;
+            }
+            if (!move->obj && !(move->obj = raw_move(move)))
+                goto fail;
+            u128 step = (u128)move->pure << AT_PURE | (u128)owed << AT_OWED;
+            Row row = {
+                .adds = step | (u128)bought << AT_BOUGHT,
+                .extends = move->extends ? EXTENDS : 0,
+                .change = (int64_t)move->state - (int64_t)state,
+                .pool = place->has_setless ? 0 : move->pool,
+                .jokers = move->jokers + bought - (place->replace ? loose : 0),
+                .owed = owed,
+                .loose = loose,
+                .move = move->obj,
+            };
+            if (rowset_push(set, &row) < 0)
+                goto fail;
+            if (place->aside && move->as_jokers) {
+                row.adds = step | (u128)1 << AT_BOUGHT;
+                row.jokers += 1;
+                if (rowset_push(set, &row) < 0)
+                    goto fail;
+            }
+        }
+        for (Py_ssize_t i = 0; i < moves.n; i++)
+            Py_CLEAR(moves.at[i].obj); /* (the rows hold their own references) */
+    }
+    PyMem_Free(moves.at);
+    return set;
+fail:
+    for (Py_ssize_t i = 0; i < moves.n; i++)
+        Py_CLEAR(moves.at[i].obj);
+    PyMem_Free(moves.at);
+    rowset_free(set);
+    return NULL;
+}
+
+/* The rows by (place, state, purity), across calls: an open-addressing table of RowSet
+ * pointers (growing it moves no RowSet, which the calls running hold). It is emptied only
+ * between calls (when no call is running in any thread: a finaliser run by an allocation may
+ * call in), once it holds more than ROWS_MOST sets. */
 #define ROWS_MOST (1 << 16)
 static RowSet **rows_cache = NULL;
 static size_t rows_mask = 0, rows_count = 0;
@@ -567,11 +1122,8 @@ rows_clear(void)
     if (!rows_cache)
         return;
     for (size_t i = 0; i <= rows_mask; i++) {
-        RowSet *set = rows_cache[i];
-        if (set) {
-            Py_DECREF(set->rows);
-            PyMem_Free(set->row);
-            PyMem_Free(set);
+        if (rows_cache[i]) {
+            rowset_free(rows_cache[i]);
             rows_cache[i] = NULL;
         }
     }
@@ -579,107 +1131,119 @@ rows_clear(void)
 }
 
 static inline size_t
-rows_hash(PyObject *rows)
+rows_hash(uint64_t place, uint64_t code)
 {
-    return (size_t)(((uint64_t)(uintptr_t)rows >> 4) * 0x9E3779B97F4A7C15ULL >> 20);
-}
-
-static int
-convert_rows(PyObject *rows, RowSet *set)
-{
-    if (!PyTuple_Check(rows)) {
-        PyErr_SetString(PyExc_TypeError, "sweep_moves must return a tuple of rows");
-        return -1;
-    }
-    Py_ssize_t n = PyTuple_GET_SIZE(rows);
-    Row *row = PyMem_Malloc(sizeof(Row) * (n ? n : 1));
-    if (!row) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *r = PyTuple_GET_ITEM(rows, i);
-        if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 8) {
-            PyErr_SetString(PyExc_ValueError, "a move row is a tuple of 8");
-            goto fail;
-        }
-        long change, pool, jokers, owed, loose;
-        u128 adds, extends;
-        if (small_int(PyTuple_GET_ITEM(r, 0), -(1L << 30), 1L << 30, "a move's change", &change) < 0 ||
-            small_int(PyTuple_GET_ITEM(r, 1), 0, 3, "a move's pool", &pool) < 0 ||
-            to_u128(PyTuple_GET_ITEM(r, 2), &adds) < 0 || to_u128(PyTuple_GET_ITEM(r, 3), &extends) < 0 ||
-            small_int(PyTuple_GET_ITEM(r, 4), -1000, 1000, "a move's jokers", &jokers) < 0 ||
-            small_int(PyTuple_GET_ITEM(r, 5), 0, 1000, "a move's owed jokers", &owed) < 0 ||
-            small_int(PyTuple_GET_ITEM(r, 6), 0, 100000, "a move's loose points", &loose) < 0)
-            goto fail;
-        row[i] = (Row){adds, extends, change, (int32_t)pool, (int32_t)jokers, (int32_t)owed, (int32_t)loose,
-                       PyTuple_GET_ITEM(r, 7)};
-    }
-    set->rows = Py_NewRef(rows);
-    set->row = row;
-    set->n = n;
-    return 0;
-fail:
-    PyMem_Free(row);
-    return -1;
-}
-
-static int
-rows_grow(void)
-{
-    size_t size = rows_cache ? (rows_mask + 1) * 2 : (1 << 12);
-    RowSet **table = PyMem_Calloc(size, sizeof(RowSet *));
-    if (!table) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    if (rows_cache) {
-        for (size_t i = 0; i <= rows_mask; i++) {
-            RowSet *set = rows_cache[i];
-            if (!set)
-                continue;
-            size_t j = rows_hash(set->rows) & (size - 1);
-            while (table[j])
-                j = (j + 1) & (size - 1);
-            table[j] = set;
-        }
-        PyMem_Free(rows_cache);
-    }
-    rows_cache = table;
-    rows_mask = size - 1;
-    return 0;
+    uint64_t h = (place * 0x9E3779B97F4A7C15ULL) ^ (code + 0x632BE59BD9B4E019ULL);
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 29;
+    return (size_t)h;
 }
 
 static RowSet *
-rows_of(PyObject *rows)
+rows_find(uint64_t place, uint64_t code)
 {
-    if ((!rows_cache || (rows_count + 1) * 2 > rows_mask + 1) && rows_grow() < 0)
+    if (!rows_cache)
         return NULL;
-    size_t i = rows_hash(rows) & rows_mask;
-    for (;;) {
+    for (size_t i = rows_hash(place, code) & rows_mask;; i = (i + 1) & rows_mask) {
         RowSet *set = rows_cache[i];
         if (!set)
-            break;
-        if (set->rows == rows)
+            return NULL;
+        if (set->place == place && set->code == code)
             return set;
+    }
+}
+
+static int
+rows_add(RowSet *set)
+{
+    if (!rows_cache || (rows_count + 1) * 2 > rows_mask + 1) {
+        size_t size = rows_cache ? (rows_mask + 1) * 2 : (1 << 12);
+        RowSet **table = PyMem_Calloc(size, sizeof(RowSet *));
+        if (!table) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (rows_cache) {
+            for (size_t i = 0; i <= rows_mask; i++) {
+                RowSet *old = rows_cache[i];
+                if (!old)
+                    continue;
+                size_t j = rows_hash(old->place, old->code) & (size - 1);
+                while (table[j])
+                    j = (j + 1) & (size - 1);
+                table[j] = old;
+            }
+            PyMem_Free(rows_cache);
+        }
+        rows_cache = table;
+        rows_mask = size - 1;
+    }
+    size_t i = rows_hash(set->place, set->code) & rows_mask;
+    while (rows_cache[i])
         i = (i + 1) & rows_mask;
-    }
-    RowSet *set = PyMem_Malloc(sizeof(RowSet));
-    if (!set) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    if (convert_rows(rows, set) < 0) {
-        PyMem_Free(set);
-        return NULL;
-    }
     rows_cache[i] = set;
     rows_count++;
+    return 0;
+}
+
+/* The rows of a suit in ``state`` (purity flag ``purity``) at ``place``: from the table, or
+ * worked out and kept there. */
+static RowSet *
+rows_of(const PlaceC *place, uint64_t state, int purity)
+{
+    uint64_t code = state << 1 | (uint64_t)purity;
+    RowSet *set = rows_find(place->key, code);
+    if (set)
+        return set;
+    set = sweep_rows(place, state, purity);
+    if (!set)
+        return NULL;
+    RowSet *meanwhile = rows_find(place->key, code); /* (added by a call a finaliser made) */
+    if (meanwhile) {
+        rowset_free(set);
+        return meanwhile;
+    }
+    if (rows_add(set) < 0) {
+        rowset_free(set);
+        return NULL;
+    }
     return set;
 }
 
-/* The move rows of a suit in ``state`` (purity flag ``purity``) at ``place``, from a small
- * per-call table (as core.suit_step's ``known``). */
+/* The rows as moves.sweep_moves returns them (a tuple of SweepRow tuples). */
+static PyObject *
+rows_tuple(const RowSet *set)
+{
+    PyObject *out = PyTuple_New(set->n);
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < set->n; i++) {
+        const Row *r = &set->row[i];
+        PyObject *items[8] = {
+            PyLong_FromLongLong(r->change), PyLong_FromLong(r->pool),   from_u128(r->adds),
+            from_u128(r->extends),          PyLong_FromLong(r->jokers), PyLong_FromLong(r->owed),
+            PyLong_FromLong(r->loose),      Py_NewRef(r->move),
+        };
+        int made = 1;
+        for (int j = 0; j < 8; j++)
+            made = made && items[j];
+        PyObject *row = made ? PyTuple_New(8) : NULL;
+        if (!row) {
+            for (int j = 0; j < 8; j++)
+                Py_XDECREF(items[j]);
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (int j = 0; j < 8; j++)
+            PyTuple_SET_ITEM(row, j, items[j]);
+        PyTuple_SET_ITEM(out, i, row);
+    }
+    return out;
+}
+
+/* The rows of a suit's states at one place, for one suit_step call (as core.suit_step's
+ * ``known``): a small table in front of the shared one. */
 typedef struct {
     int64_t code; /* state << 1 | purity, -1 where empty */
     RowSet *set;
@@ -706,7 +1270,7 @@ known_init(KnownTable *t)
 }
 
 static RowSet *
-known_rows(KnownTable *t, uint64_t state, int purity, PyObject *place)
+known_rows(KnownTable *t, uint64_t state, int purity, const PlaceC *place)
 {
     int64_t code = (int64_t)(state << 1 | (uint64_t)purity);
     size_t i = ((uint64_t)code * 0x9E3779B97F4A7C15ULL >> 40) & t->mask;
@@ -715,15 +1279,7 @@ known_rows(KnownTable *t, uint64_t state, int purity, PyObject *place)
             return t->slot[i].set;
         i = (i + 1) & t->mask;
     }
-    PyObject *st = PyLong_FromUnsignedLongLong(state);
-    if (!st)
-        return NULL;
-    PyObject *rows = PyObject_CallFunctionObjArgs(sweep_moves_fn, st, purity ? Py_True : Py_False, place, NULL);
-    Py_DECREF(st);
-    if (!rows)
-        return NULL;
-    RowSet *set = rows_of(rows);
-    Py_DECREF(rows);
+    RowSet *set = rows_of(place, state, purity);
     if (!set)
         return NULL;
     if ((t->count + 1) * 2 > t->mask + 1) {
@@ -822,7 +1378,9 @@ suit_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         field_long(step, 5, -BIG, BIG, "bound", &bound) < 0 || field_bool(step, 6, &replace) < 0 ||
         field_bool(step, 7, &exact) < 0)
         return NULL;
-    PyObject *place = PyTuple_GET_ITEM(step, 2);
+    PlaceC place;
+    if (read_place(PyTuple_GET_ITEM(step, 2), &place) < 0)
+        return NULL;
     if (active_calls == 0 && rows_count > ROWS_MOST)
         rows_clear();
 
@@ -834,14 +1392,14 @@ suit_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         PyMem_Free(known.slot);
         return NULL;
     }
-    active_calls++; /* (sweep_moves runs Python code: another thread may call in meanwhile) */
+    active_calls++; /* (see rows_cache) */
     for (Py_ssize_t si = 0; si < stage->n; si++) {
         /* (stage is not changed here, so its slots stay put) */
         Slot *slot = &stage->slots[si];
         u128 pkey = slot->key;
         uint64_t here = (uint64_t)(pkey >> at_suit & SUIT_MASK);
         int purity = (pkey & PURITY) != 0;
-        RowSet *set = known_rows(&known, here, purity, place);
+        RowSet *set = known_rows(&known, here, purity, &place);
         if (!set)
             goto fail;
         Entry *entries = entries_of(slot);
@@ -1283,11 +1841,191 @@ kw_callable(PyObject *kwargs, const char *name)
     return v;
 }
 
+/* A tuple of ``n`` ints within low..high, the keyword ``name``. */
+static int
+kw_ints(PyObject *kwargs, const char *name, Py_ssize_t n, long low, long high, int *out)
+{
+    PyObject *v = PyDict_GetItemString(kwargs, name);
+    if (!v || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != n) {
+        PyErr_Format(PyExc_TypeError, "configure: %s is a tuple of %zd", name, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long value;
+        if (small_int(PyTuple_GET_ITEM(v, i), low, high, name, &value) < 0)
+            return -1;
+        out[i] = (int)value;
+    }
+    return 0;
+}
+
+/* An enum's members as configure_native passes them, (name, value) pairs in their order:
+ * ``values[j]`` gets the value named ``names[j]``, ``order[i]`` the i-th value given. The n
+ * names are those the C code knows, and the values 0..n-1, each once. */
+static int
+kw_named(PyObject *kwargs, const char *kw, const char *const names[], int n, int values[], int order[])
+{
+    PyObject *pairs = PyDict_GetItemString(kwargs, kw);
+    if (!pairs || !PyTuple_Check(pairs) || PyTuple_GET_SIZE(pairs) != n) {
+        PyErr_Format(PyExc_TypeError, "configure: %s is a tuple of %d (name, value) pairs", kw, n);
+        return -1;
+    }
+    unsigned named = 0, seen = 0;
+    for (int i = 0; i < n; i++) {
+        PyObject *pair = PyTuple_GET_ITEM(pairs, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(pair, 0))) {
+            PyErr_Format(PyExc_TypeError, "configure: %s is a tuple of (name, value) pairs", kw);
+            return -1;
+        }
+        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(pair, 0));
+        long value;
+        if (!name || small_int(PyTuple_GET_ITEM(pair, 1), 0, n - 1, kw, &value) < 0)
+            return -1;
+        int j = 0;
+        while (j < n && strcmp(names[j], name) != 0)
+            j++;
+        if (j == n || named >> j & 1 || seen >> value & 1) {
+            PyErr_Format(PyExc_ValueError, "configure: %s: %s is unknown or repeated", kw, name);
+            return -1;
+        }
+        named |= 1u << j;
+        seen |= 1u << value;
+        values[j] = (int)value;
+        order[i] = (int)value;
+    }
+    return 0;
+}
+
+/* What the move rows need (see "move rows"): runs.py's run classes, state fields and tables,
+ * the phases, moves.Role. Read whole before any is used. */
+static int
+configure_moves(PyObject *kwargs, u128 suit_mask)
+{
+    static const char *const class_names[CLASSES] = {"P1", "P2", "P3", "I2", "I3", "LP3", "LI3"};
+    static const char *const phase_names[PHASES] = {"FIRST", "LOWMARK", "MID", "LAST", "CLOSE"};
+    static const char *const role_names[ROLES] = {"NATURAL", "EITHER", "PURE_ONLY", "TUNNELA_ONLY", "JOKER_ONLY"};
+    int classes[CLASSES], order[CLASSES], phases[PHASES], roles[ROLES], unused[PHASES + ROLES];
+    int at[SLOTS], width[SLOTS], padding[CLASSES], pure_end[CLASSES], impure_of[CLASSES];
+    int next_class[PHASES][2][CLASSES];
+    long high;
+    if (kw_named(kwargs, "run_classes", class_names, CLASSES, classes, order) < 0 ||
+        kw_named(kwargs, "phases", phase_names, PHASES, phases, unused) < 0 ||
+        kw_named(kwargs, "roles", role_names, ROLES, roles, unused) < 0)
+        return -1;
+    PyObject *h = PyDict_GetItemString(kwargs, "high");
+    if (!h) {
+        PyErr_SetString(PyExc_TypeError, "configure: high is missing");
+        return -1;
+    }
+    /* (the run classes take the slots 0..CLASSES-1: a move's triples are by class) */
+    if (small_int(h, CLASSES, SLOTS - 1, "high", &high) < 0 ||
+        kw_ints(kwargs, "state_at", SLOTS, 0, 63, at) < 0 || kw_ints(kwargs, "state_width", SLOTS, 1, 16, width) < 0)
+        return -1;
+    u128 fields = 0;
+    for (int slot = 0; slot < SLOTS; slot++) {
+        u128 field = (((u128)1 << width[slot]) - 1) << at[slot];
+        if (field & fields || field & ~suit_mask) {
+            PyErr_SetString(PyExc_ValueError, "configure: a suit state's fields overlap or pass suit_mask");
+            return -1;
+        }
+        fields |= field;
+    }
+    int by_order[CLASSES];
+    if (kw_ints(kwargs, "padding", CLASSES, 0, 3, by_order) < 0)
+        return -1;
+    for (int i = 0; i < CLASSES; i++)
+        padding[order[i]] = by_order[i];
+    PyObject *ends = PyDict_GetItemString(kwargs, "pure_end");
+    if (!ends || !PyTuple_Check(ends) || PyTuple_GET_SIZE(ends) != CLASSES) {
+        PyErr_Format(PyExc_TypeError, "configure: pure_end is a tuple of %d", CLASSES);
+        return -1;
+    }
+    for (int i = 0; i < CLASSES; i++) {
+        int b = PyObject_IsTrue(PyTuple_GET_ITEM(ends, i));
+        if (b < 0)
+            return -1;
+        pure_end[order[i]] = b;
+    }
+    PyObject *impure = PyDict_GetItemString(kwargs, "impure_of");
+    if (!impure || !PyTuple_Check(impure) || PyTuple_GET_SIZE(impure) > CLASSES) {
+        PyErr_SetString(PyExc_TypeError, "configure: impure_of is a tuple of (pure, impure) pairs");
+        return -1;
+    }
+    for (int k = 0; k < CLASSES; k++)
+        impure_of[k] = -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(impure); i++) {
+        PyObject *pair = PyTuple_GET_ITEM(impure, i);
+        long pure, into;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "configure: impure_of is a tuple of (pure, impure) pairs");
+            return -1;
+        }
+        if (small_int(PyTuple_GET_ITEM(pair, 0), 0, CLASSES - 1, "impure_of", &pure) < 0 ||
+            small_int(PyTuple_GET_ITEM(pair, 1), 0, CLASSES - 1, "impure_of", &into) < 0)
+            return -1;
+        if (pure == into || impure_of[pure] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "configure: impure_of pairs each pure class once with another");
+            return -1;
+        }
+        impure_of[pure] = (int)into;
+    }
+    PyObject *next = PyDict_GetItemString(kwargs, "next_classes");
+    if (!next || !PyTuple_Check(next) || PyTuple_GET_SIZE(next) != PHASES) {
+        PyErr_Format(PyExc_TypeError, "configure: next_classes is a tuple of %d, by phase", PHASES);
+        return -1;
+    }
+    for (int p = 0; p < PHASES; p++) {
+        PyObject *two = PyTuple_GET_ITEM(next, p);
+        if (!PyTuple_Check(two) || PyTuple_GET_SIZE(two) != 2) {
+            PyErr_SetString(PyExc_TypeError, "configure: next_classes: by phase, a pair (joker, natural)");
+            return -1;
+        }
+        for (int natural = 0; natural < 2; natural++) {
+            int targets[CLASSES];
+            PyObject *row = PyTuple_GET_ITEM(two, natural);
+            if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != CLASSES) {
+                PyErr_Format(PyExc_TypeError, "configure: next_classes: %d classes", CLASSES);
+                return -1;
+            }
+            for (int i = 0; i < CLASSES; i++) {
+                long v;
+                if (small_int(PyTuple_GET_ITEM(row, i), 0, CLASSES - 1, "next_classes", &v) < 0)
+                    return -1;
+                targets[i] = (int)v;
+            }
+            for (int i = 0; i < CLASSES; i++)
+                next_class[p][natural][order[i]] = targets[i];
+        }
+    }
+    memcpy(RUN_ORDER, order, sizeof(order));
+    RC_P1 = classes[0], RC_P2 = classes[1], RC_P3 = classes[2], RC_I2 = classes[3];
+    RC_I3 = classes[4], RC_LP3 = classes[5], RC_LI3 = classes[6], RC_HIGH = (int)high;
+    memcpy(STATE_AT, at, sizeof(at));
+    memcpy(STATE_WIDTH, width, sizeof(width));
+    memcpy(NEXT_CLASS, next_class, sizeof(next_class));
+    memcpy(PADDING_OF, padding, sizeof(padding));
+    memcpy(PURE_END_OF, pure_end, sizeof(pure_end));
+    memcpy(IMPURE_OF, impure_of, sizeof(impure_of));
+    PURE_FIELDS = 0;
+    for (int k = 0; k < CLASSES; k++) {
+        if (impure_of[k] >= 0)
+            PURE_FIELDS |= (((uint64_t)1 << width[k]) - 1) << at[k];
+    }
+    PH_FIRST = phases[0], PH_LOWMARK = phases[1], PH_MID = phases[2], PH_LAST = phases[3], PH_CLOSE = phases[4];
+    R_NATURAL = roles[0], R_EITHER = roles[1], R_PURE_ONLY = roles[2], R_TUNNELA_ONLY = roles[3];
+    R_JOKER_ONLY = roles[4];
+    return 0;
+}
+
 static PyObject *
 configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
 {
     if (PyTuple_GET_SIZE(args) != 0 || !kwargs) {
         PyErr_SetString(PyExc_TypeError, "configure takes keyword arguments only");
+        return NULL;
+    }
+    if (active_calls != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "configure: a sweep is running");
         return NULL;
     }
     PyObject *at_suit = PyDict_GetItemString(kwargs, "at_suit");
@@ -1323,23 +2061,46 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
             return NULL;
         OPEN_PURE[i] = (int)v;
     }
-    PyObject *sm = kw_callable(kwargs, "sweep_moves"), *ps = kw_callable(kwargs, "pool_splits"),
-             *fp = kw_callable(kwargs, "forget_purity_of");
+    if (configure_moves(kwargs, SUIT_MASK) < 0)
+        return NULL;
+    PyObject *ps = kw_callable(kwargs, "pool_splits"), *fp = kw_callable(kwargs, "forget_purity_of");
     PyObject *sl = PyDict_GetItemString(kwargs, "setless");
-    if (!sm || !ps || !fp)
+    if (!ps || !fp)
         return NULL;
     if (!sl || !PyTuple_Check(sl)) {
         PyErr_SetString(PyExc_TypeError, "configure: setless is a tuple of splits");
         return NULL;
     }
-    Py_XSETREF(sweep_moves_fn, Py_NewRef(sm));
     Py_XSETREF(pool_splits_fn, Py_NewRef(ps));
     Py_XSETREF(forget_purity_fn, Py_NewRef(fp));
     Py_XSETREF(setless_splits, Py_NewRef(sl));
-    if (active_calls == 0)
-        rows_clear();
+    rows_clear();
     configured = 1;
     Py_RETURN_NONE;
+}
+
+/* moves.sweep_moves(state, purity, place), from the rows suit_step uses (for the tests). */
+static PyObject *
+sweep_moves(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (need_configured() < 0)
+        return NULL;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "sweep_moves(state, purity, place)");
+        return NULL;
+    }
+    long state, purity;
+    PlaceC place;
+    if (small_int(args[0], 0, (long)SUIT_MASK, "a suit state", &state) < 0 ||
+        small_int(args[1], 0, 1, "purity", &purity) < 0 || read_place(args[2], &place) < 0)
+        return NULL;
+    if (active_calls == 0 && rows_count > ROWS_MOST)
+        rows_clear();
+    active_calls++;
+    RowSet *set = rows_of(&place, (uint64_t)state, (int)purity);
+    PyObject *out = set ? rows_tuple(set) : NULL;
+    active_calls--;
+    return out;
 }
 
 static PyObject *
@@ -1372,8 +2133,10 @@ static PyMethodDef module_methods[] = {
      "Whether no state has an open run in a suit (core.idle)."},
     {"back_of", (PyCFunction)(void (*)(void))back_of, METH_FASTCALL,
      "The back-pointer of a state's entry with a joker balance (core.back_of)."},
-    {"clear_caches", (PyCFunction)clear_caches, METH_NOARGS, "Forget the converted move tables."},
-    {"cache_size", (PyCFunction)cache_size, METH_NOARGS, "How many move tables are held converted."},
+    {"sweep_moves", (PyCFunction)(void (*)(void))sweep_moves, METH_FASTCALL,
+     "A suit's move rows at a place, as moves.sweep_moves gives them (its twin, in C)."},
+    {"clear_caches", (PyCFunction)clear_caches, METH_NOARGS, "Forget the move rows kept."},
+    {"cache_size", (PyCFunction)cache_size, METH_NOARGS, "How many (place, state, purity) move rows are kept."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1383,7 +2146,8 @@ module_free(void *Py_UNUSED(module))
     rows_clear();
     PyMem_Free(rows_cache);
     rows_cache = NULL;
-    Py_CLEAR(sweep_moves_fn);
+    for (size_t i = 0; i < sizeof(triples) / sizeof(triples[0]); i++)
+        Py_CLEAR(triples[i]);
     Py_CLEAR(pool_splits_fn);
     Py_CLEAR(forget_purity_fn);
     Py_CLEAR(setless_splits);
@@ -1407,7 +2171,9 @@ PyInit__native(void)
     PyObject *m = PyModule_Create(&native_module);
     if (!m)
         return NULL;
-    if (PyModule_AddObjectRef(m, "Stage", (PyObject *)&StageType) < 0) {
+    if (PyModule_AddObjectRef(m, "Stage", (PyObject *)&StageType) < 0 || PyModule_AddIntMacro(m, SLOTS) < 0 ||
+        PyModule_AddIntMacro(m, CLASSES) < 0 || PyModule_AddIntMacro(m, PHASES) < 0 ||
+        PyModule_AddIntMacro(m, ROLES) < 0) {
         Py_DECREF(m);
         return NULL;
     }

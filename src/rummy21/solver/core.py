@@ -294,10 +294,17 @@ _AT_SUIT1, _AT_SUIT2, _AT_SUIT3 = AT_SUIT[1:]
 
 
 def configure_native(native: ModuleType) -> None:
-    """Tell the native core what it cannot know by itself: the layout of a packed state, and
-    the Python functions and values it calls (the move tables, the pool splits, forgetting
-    purity) — so that each stays defined once, here and in the modules it comes from."""
-    from rummy21.solver import moves, packing, pools
+    """Tell the native core what it cannot know by itself: the layout of a packed state; what
+    a suit's move rows are worked out from (it is :func:`.moves.sweep_moves`' twin): the run
+    classes, the phases and roles, the fields of a suit's state and :mod:`.runs`' tables; and
+    the Python functions and values it calls (the pool splits, forgetting purity) — so that
+    each stays defined once, here and in the modules it comes from."""
+    from enum import IntEnum
+
+    from rummy21.solver import moves, packing, pools, runs
+
+    def named(members: Sequence[IntEnum]) -> tuple[tuple[str, int], ...]:
+        return tuple((member.name, int(member)) for member in members)
 
     native.configure(
         at_suit=AT_SUIT,
@@ -314,7 +321,17 @@ def configure_native(native: ModuleType) -> None:
         layer_bits=LAYER_BITS,
         empty=EMPTY,
         open_pure=OPEN_PURE,
-        sweep_moves=moves.sweep_moves,
+        # The move rows. Tables by run class are in RUN_CLASSES' order; next_classes by phase.
+        run_classes=named(runs.RUN_CLASSES),
+        high=runs.HIGH,
+        phases=named(tuple(runs.Phase)),
+        roles=named(tuple(moves.Role)),
+        state_at=tuple(runs._AT[slot] for slot in range(runs.SLOTS)),
+        state_width=tuple(runs._WIDTH[slot] for slot in range(runs.SLOTS)),
+        next_classes=tuple(runs.NEXT_CLASSES[runs.Phase(p)] for p in range(len(runs.Phase))),
+        padding=tuple(runs.PADDING.get(k, 0) for k in runs.RUN_CLASSES),
+        pure_end=tuple(k in runs.PURE_END for k in runs.RUN_CLASSES),
+        impure_of=tuple(runs.IMPURE_OF.items()),
         pool_splits=pools.pool_splits,
         forget_purity_of=packing.forget_purity_of,
         setless=_SETLESS,
