@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from rummy21.cards import (
     ALL_CARDS,
@@ -408,36 +408,67 @@ def _evaluate(
     )
 
 
+class _Tally(NamedTuple):
+    """What the card counts alone say of a hand (one pass over them)."""
+
+    tunnelas: int
+    dublees: int
+    jokers: int
+    """Joker cards held."""
+    full: int
+    """Points of every card but the jokers: the full count (RULES §7)."""
+    odd: int
+    """Points of the cards outside dublees (one of a kind, or the third of three)."""
+
+
+_POINTS = tuple(card.points for card in ALL_CARDS)
+
+
+def _tally(counts: Sequence[int], jokers: Jokers) -> _Tally:
+    mask = jokers.joker_mask
+    tunnelas = dublees = held = full = odd = 0
+    for i, n in enumerate(counts):
+        if n:
+            tunnelas += n // 3
+            dublees += n // 2
+            if mask[i]:
+                held += n
+            else:
+                full += n * _POINTS[i]
+                if n % 2:
+                    odd += _POINTS[i]
+    return _Tally(tunnelas, dublees, held, full, odd)
+
+
 def _by_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> dict[Option, bool]:
     """Options B, C and D (RULES §5): they hold by the card counts alone."""
-    mask = jokers.joker_mask
+    tally = _tally(counts, jokers)
     return {
-        Option.B: sum(n // 3 for n in counts) >= rules.tunnelas_needed,
-        Option.C: sum(n // 2 for n in counts) >= rules.dublees_needed,
-        Option.D: sum(n for i, n in enumerate(counts) if mask[i]) >= rules.jokers_needed,
+        Option.B: tally.tunnelas >= rules.tunnelas_needed,
+        Option.C: tally.dublees >= rules.dublees_needed,
+        Option.D: tally.jokers >= rules.jokers_needed,
     }
 
 
 def _saves(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, int | None, int]:
     """(full count, dublee save or ``None``, the lower of them): a pure save above that last
     one could never be the penalty."""
-    full, dublee = _full_count(counts, jokers), dublee_save(counts, jokers, rules)
+    tally = _tally(counts, jokers)
+    full, dublee = tally.full, _dublee_save(tally, rules)
     return full, dublee, full if dublee is None else min(full, dublee)
-
-
-def _full_count(counts: Sequence[int], jokers: Jokers) -> int:
-    mask = jokers.joker_mask
-    return sum(n * ALL_CARDS[i].points for i, n in enumerate(counts) if n and not mask[i])
 
 
 def dublee_save(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> int | None:
     """The dublee save (RULES §7), or ``None`` when the hand holds too few dublees."""
-    if sum(n // 2 for n in counts) < rules.dublee_save_min:
+    return _dublee_save(_tally(counts, jokers), rules)
+
+
+def _dublee_save(tally: _Tally, rules: RuleSet) -> int | None:
+    if tally.dublees < rules.dublee_save_min:
         return None
     if rules.dublee_save is DubleeSave.FLAT:
         return rules.dublee_save_flat
-    mask = jokers.joker_mask
-    return sum(ALL_CARDS[i].points for i, n in enumerate(counts) if n % 2 and not mask[i])
+    return tally.odd
 
 
 def _penalty(

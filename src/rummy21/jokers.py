@@ -72,12 +72,14 @@ class Jokers:
     def value_counts(self, cards: Iterable[Card]) -> tuple[int, int, int]:
         """How many cut, upper and lower cards ``cards`` hold."""
         cut = upper = lower = 0
+        at_cut, at_upper, at_lower = self.cut_role.index, self.upper.index, self.lower.index
         for card in cards:
-            if card == self.cut_role:
+            index = card.index  # (comparing indexes, not cards: a hand is read thousands of times)
+            if index == at_cut:
                 cut += 1
-            elif card == self.upper:
+            elif index == at_upper:
                 upper += 1
-            elif card == self.lower:
+            elif index == at_lower:
                 lower += 1
         return cut, upper, lower
 
