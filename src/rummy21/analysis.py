@@ -262,7 +262,13 @@ def _best_possible(
 
 
 def _cards_of(counts: Sequence[int]) -> list[Card]:
-    return [ALL_CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
+    cards: list[Card] = []
+    for i, n in enumerate(counts):
+        if n == 1:
+            cards.append(ALL_CARDS[i])
+        elif n:
+            cards += (ALL_CARDS[i],) * n
+    return cards
 
 
 def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> Analysis:
@@ -340,11 +346,9 @@ def _evaluate(
 ) -> Analysis | None:
     """The analysis, or ``None`` if it cannot rank before ``beat`` (see _analyze_with_discard)."""
     cards = _cards_of(counts)
-    mask = jokers.joker_mask
-    full, dublee, enough = _saves(counts, jokers, rules)
-    tunnela_types = [i for i, n in enumerate(counts) if n >= 3]
-    joker_cards = [c for c in cards if mask[c.index]]
-    holds = _by_counts(counts, jokers, rules)
+    tally = _tally(counts, jokers)
+    full, dublee, enough = _saves_of(tally, rules)
+    holds = _holds(tally, rules)
     bound = enough
     if beat is not None and beat[1] < rules.full_count_cap:
         bound = min(bound, beat[1])  # a higher penalty could not rank first
@@ -370,15 +374,16 @@ def _evaluate(
         elif first is Option.B:
             groups = tuple(
                 classify([ALL_CARDS[i]] * 3, jokers, rules)
-                for i in tunnela_types
-                for _ in range(counts[i] // 3)
+                for i, n in enumerate(counts)
+                for _ in range(n // 3)
             )
             loose = cards_outside(cards, groups)
         elif first is Option.C:
             groups = dublee_groups(counts)
             loose = cards_outside(cards, groups)
         else:
-            groups = (Group(GroupKind.JOKER_GROUP, tuple(joker_cards), tuple(joker_cards)),)
+            joker_cards = tuple(c for c in cards if jokers.joker_mask[c.index])
+            groups = (Group(GroupKind.JOKER_GROUP, joker_cards, joker_cards),)
             loose = cards_outside(cards, groups)
     penalty = _penalty(
         cards,
@@ -442,7 +447,10 @@ def _tally(counts: Sequence[int], jokers: Jokers) -> _Tally:
 
 def _by_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> dict[Option, bool]:
     """Options B, C and D (RULES §5): they hold by the card counts alone."""
-    tally = _tally(counts, jokers)
+    return _holds(_tally(counts, jokers), rules)
+
+
+def _holds(tally: _Tally, rules: RuleSet) -> dict[Option, bool]:
     return {
         Option.B: tally.tunnelas >= rules.tunnelas_needed,
         Option.C: tally.dublees >= rules.dublees_needed,
@@ -453,7 +461,10 @@ def _by_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> dict[Op
 def _saves(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, int | None, int]:
     """(full count, dublee save or ``None``, the lower of them): a pure save above that last
     one could never be the penalty."""
-    tally = _tally(counts, jokers)
+    return _saves_of(_tally(counts, jokers), rules)
+
+
+def _saves_of(tally: _Tally, rules: RuleSet) -> tuple[int, int | None, int]:
     full, dublee = tally.full, _dublee_save(tally, rules)
     return full, dublee, full if dublee is None else min(full, dublee)
 
