@@ -1,11 +1,14 @@
 """The hot path of the sweep: one suit's moves applied to a stage, and the close of a position.
 
-Nearly all of a solve's time is spent here, and everything here works on plain values: the
+Most of a sweep's time is spent here, and everything here works on plain values: the
 packed states of :mod:`.packing` as dict keys, entries ``(balance, cost, back)`` in lists,
 the move rows of :func:`.moves.sweep_moves` and the pool splits of :func:`.pools.pool_splits`
-as tuples. This is the boundary a native core takes over; the rest of the solver — move
-tables, bounds, which sweeps to run, rebuilding the groups — stays in Python, and this
-module stays as the native core's twin.
+as tuples. This is the boundary of the native core (``_native.c``, chosen by
+:mod:`.backend`), which does all of it in C — the move rows included, as a twin of
+:mod:`.moves` — with the same states, entries and order; this module stays its twin and the
+reference the tests compare it with. The rest of the solver — which sweeps to run, what a
+position needs (:class:`~.moves.Place`), bounds, the quick pass, rebuilding the groups — is
+Python for both.
 
 A *stage* maps each packed state reached so far to its *entries*: the Pareto-best
 (joker balance, loose points) pairs reaching it, each with a back-pointer to the state it
