@@ -67,6 +67,16 @@ class SeatInfo:
     played: int
     timeouts: int
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "cards": self.cards,
+            "standing": self.standing.value,
+            "drop": self.drop.value if self.drop else None,
+            "played": self.played,
+            "timeouts": self.timeouts,
+        }
+
 
 class EventAction(StrEnum):
     """What happened, as every seat is told it (a :class:`PublicEvent`)."""
@@ -209,17 +219,7 @@ class View:
             "open_pile": [
                 {"card": str(o.card), "discarded_by": o.discarded_by} for o in self.open_pile
             ],
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "cards": s.cards,
-                    "standing": s.standing.value,
-                    "drop": s.drop.value if s.drop else None,
-                    "played": s.played,
-                    "timeouts": s.timeouts,
-                }
-                for s in self.seats
-            ],
+            "seats": [s.to_dict() for s in self.seats],
             "history": [e.to_dict() for e in self.history],
             "turns": self.turns,
             "scores": None if self.scores is None else list(self.scores),

@@ -120,17 +120,7 @@ def deal_view(table: Table, seat: int, names: Sequence[str] | None = None) -> di
         "can_take_open": view.can_take_open,
         "jokers": jokers_dict(view.jokers),
         "rules": rules_dict(view.rules),
-        "seats": [
-            {
-                "seat": s.seat,
-                "cards": s.cards,
-                "standing": s.standing.value,
-                "drop": s.drop.value if s.drop else None,
-                "played": s.played,
-                "timeouts": s.timeouts,
-            }
-            for s in view.seats
-        ],
+        "seats": [s.to_dict() for s in view.seats],
         "history": [event_dict(e, view.rules, seat, names) for e in view.history[-HISTORY_TAIL:]],
         "events": len(view.history),
         "turns": view.turns,
