@@ -334,10 +334,7 @@ insert(Slot *slot, Entry *entry, int exact)
             else
                 e[kept++] = e[i];
         }
-        slot->n = kept;
-        if (slot->more && kept == 0) {
-            /* keep using the array: entries_of must stay consistent */
-        }
+        slot->n = kept; /* (an emptied ``more`` stays in use: entries_of reads it) */
     }
     Py_INCREF(entry->obj);
     return slot_append(slot, entry);
@@ -1242,76 +1239,6 @@ rows_tuple(const RowSet *set)
     return out;
 }
 
-/* The rows of a suit's states at one place, for one suit_step call (as core.suit_step's
- * ``known``): a small table in front of the shared one. */
-typedef struct {
-    int64_t code; /* state << 1 | purity, -1 where empty */
-    RowSet *set;
-} Known;
-
-typedef struct {
-    Known *slot;
-    size_t mask, count;
-} KnownTable;
-
-static int
-known_init(KnownTable *t)
-{
-    t->mask = 63;
-    t->count = 0;
-    t->slot = PyMem_Malloc(sizeof(Known) * 64);
-    if (!t->slot) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (size_t i = 0; i < 64; i++)
-        t->slot[i].code = -1;
-    return 0;
-}
-
-static RowSet *
-known_rows(KnownTable *t, uint64_t state, int purity, const PlaceC *place)
-{
-    int64_t code = (int64_t)(state << 1 | (uint64_t)purity);
-    size_t i = ((uint64_t)code * 0x9E3779B97F4A7C15ULL >> 40) & t->mask;
-    while (t->slot[i].code >= 0) {
-        if (t->slot[i].code == code)
-            return t->slot[i].set;
-        i = (i + 1) & t->mask;
-    }
-    RowSet *set = rows_of(place, state, purity);
-    if (!set)
-        return NULL;
-    if ((t->count + 1) * 2 > t->mask + 1) {
-        size_t size = (t->mask + 1) * 2;
-        Known *slot = PyMem_Malloc(sizeof(Known) * size);
-        if (!slot) {
-            PyErr_NoMemory();
-            return NULL;
-        }
-        for (size_t j = 0; j < size; j++)
-            slot[j].code = -1;
-        for (size_t j = 0; j <= t->mask; j++) {
-            if (t->slot[j].code < 0)
-                continue;
-            size_t k = ((uint64_t)t->slot[j].code * 0x9E3779B97F4A7C15ULL >> 40) & (size - 1);
-            while (slot[k].code >= 0)
-                k = (k + 1) & (size - 1);
-            slot[k] = t->slot[j];
-        }
-        PyMem_Free(t->slot);
-        t->slot = slot;
-        t->mask = size - 1;
-        i = ((uint64_t)code * 0x9E3779B97F4A7C15ULL >> 40) & t->mask;
-        while (t->slot[i].code >= 0)
-            i = (i + 1) & t->mask;
-    }
-    t->slot[i].code = code;
-    t->slot[i].set = set;
-    t->count++;
-    return set;
-}
-
 /* ------------------------------------------------------------------ reading parameters */
 
 static int
@@ -1384,14 +1311,9 @@ suit_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     if (active_calls == 0 && rows_count > ROWS_MOST)
         rows_clear();
 
-    KnownTable known;
-    if (known_init(&known) < 0)
-        return NULL;
     StageObject *out = stage_new(stage->n);
-    if (!out) {
-        PyMem_Free(known.slot);
+    if (!out)
         return NULL;
-    }
     active_calls++; /* (see rows_cache) */
     for (Py_ssize_t si = 0; si < stage->n; si++) {
         /* (stage is not changed here, so its slots stay put) */
@@ -1399,7 +1321,7 @@ suit_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         u128 pkey = slot->key;
         uint64_t here = (uint64_t)(pkey >> at_suit & SUIT_MASK);
         int purity = (pkey & PURITY) != 0;
-        RowSet *set = known_rows(&known, here, purity, &place);
+        RowSet *set = rows_of(&place, here, purity);
         if (!set)
             goto fail;
         Entry *entries = entries_of(slot);
@@ -1429,11 +1351,9 @@ suit_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         }
     }
     active_calls--;
-    PyMem_Free(known.slot);
     return (PyObject *)out;
 fail:
     active_calls--;
-    PyMem_Free(known.slot);
     Py_DECREF(out);
     return NULL;
 }
