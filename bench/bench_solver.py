@@ -219,17 +219,16 @@ def main() -> None:
     def against_twin(
         label: str,
         sample: list[tuple[Card, list[Card]]],
-        mine: list[float],
         run: Callable[[Card, list[Card]], object],
     ) -> None:
         """Time ``run`` over ``sample`` on the twin and on the native core again, now that
-        the memo tables both share are warm (``mine``: the first native times, unused)."""
+        the memo tables both share are warm (the first native pass filled them)."""
         if not twin_of:
             return
         with solver.backend.using("python"):
             twin = timed(sample, run, pause)
         mine = timed(sample, run, pause)
-        ratio = sorted(twin)[len(twin) // 2] / sorted(mine)[len(mine) // 2]
+        ratio = _at(twin, 0.5) / _at(mine, 0.5)
         print(
             f"  {label} on the pure-Python twin, first {len(sample)}: {quantiles(twin)}\n"
             f"  native again (warm): {quantiles(mine)}\n"
@@ -248,7 +247,7 @@ def main() -> None:
         ours = timed(hands, solve21, pause)
         whole["21"] += ours
         print(f"21-card analysis   {quantiles(ours)}")
-        against_twin("21-card analysis", hands[:twin_of], ours[:twin_of], solve21)
+        against_twin("21-card analysis", hands[:twin_of], solve21)
         rng = random.Random(22)
         plus = []
         for cut, hand in hands:
@@ -265,7 +264,7 @@ def main() -> None:
         with_extra = timed(plus, solve22, pause)
         whole["22"] += with_extra
         print(f"22-card analysis   {quantiles(with_extra)}")
-        against_twin("22-card analysis", plus[:twin_of], with_extra[:twin_of], solve22)
+        against_twin("22-card analysis", plus[:twin_of], solve22)
         if args.reference:
             from reference import analyse as reference  # the oracle kept in tests/
 
@@ -285,15 +284,15 @@ def main() -> None:
                 exact_run = lambda cut, hand: distance(hand, cut, rules)  # noqa: E731
                 exact = timed(sample, exact_run, pause)
                 print(f"distance           {quantiles(exact)}")
-                against_twin("distance", few, exact[: len(few)], exact_run)
+                against_twin("distance", few, exact_run)
             limited_run = lambda cut, hand: distance(hand, cut, rules, 3)  # noqa: E731
             limited = timed(sample, limited_run, pause)
             print(f"distance, limit 3  {quantiles(limited)}")
-            against_twin("distance, limit 3", few, limited[: len(few)], limited_run)
+            against_twin("distance, limit 3", few, limited_run)
             outs_run = lambda cut, hand: outs(hand, cut, rules)  # noqa: E731
             found = timed(sample, outs_run, pause)
             print(f"outs               {quantiles(found)}")
-            against_twin("outs", few, found[: len(few)], outs_run)
+            against_twin("outs", few, outs_run)
     print(f"\n== the whole corpus ({len(whole['21'])} hands)")
     print(f"21-card analysis   {quantiles(whole['21'])}")
     print(f"22-card analysis   {quantiles(whole['22'])}")
