@@ -53,9 +53,7 @@ def _wanted(value: str) -> tuple[Name, str | None]:
     wanted = value.strip().lower()
     if wanted in ("", "native") and NATIVE is not None:
         return "native", None
-    if wanted == "":
-        return "python", None
-    if wanted == "python":
+    if wanted in ("", "python"):
         return "python", None
     if wanted == "native":
         return "python", f"{ENV}=native, but {NATIVE_MISSING}: reinstall with a C compiler"
@@ -111,8 +109,8 @@ def describe() -> str:
         return "solver: native (C core)"
     if PROBLEM is not None:
         return f"solver: python ({PROBLEM})"
-    if os.environ.get(ENV, "").strip().lower() == "python":
-        return f"solver: python ({ENV}=python)"
     if NATIVE is None:
         return f"solver: python ({NATIVE_MISSING})"
-    return f"solver: python ({ENV}=python)"
+    if os.environ.get(ENV, "").strip().lower() == "python":
+        return f"solver: python ({ENV}=python)"
+    return "solver: python (chosen with rummy21.solver.backend.use)"
