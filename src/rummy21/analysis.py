@@ -29,7 +29,14 @@ from rummy21.cards import (
 from rummy21.groups import Group, GroupKind, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import CLASSIC, DubleeSave, Judging, RuleSet
-from rummy21.solver import Arrangement, least_after_put_aside, max_pure_groups, solve
+from rummy21.solver import (
+    Arrangement,
+    Solution,
+    least_after_put_aside,
+    max_pure_groups,
+    solve,
+    solve_unchecked,
+)
 
 
 class Option(StrEnum):
@@ -208,7 +215,8 @@ def _analyze_with_discard(
     """Try every distinct card as the one put aside (RULES §8) and keep the best reading.
 
     Candidates are tried high cards first, and each later one is only solved as far as it
-    could still beat the best so far: a pure save above that penalty is not looked for.
+    could still beat the best so far: a pure save above that penalty is not looked for. Each
+    candidate is read in numbers; only the one chosen is shown with its groups.
     """
     counts = counts_of(hand)
     mask = jokers.joker_mask
@@ -217,46 +225,32 @@ def _analyze_with_discard(
         (i for i in range(TYPE_COUNT) if counts[i] and i != kept),
         key=lambda i: (mask[i], -ALL_CARDS[i].points, i),
     )
-    best: tuple[tuple[bool, int, int, int], Analysis] | None = None
-    cards = _cards_of(counts)
+    best: tuple[_Rank, _Reading, tuple[int, ...]] | None = None
     for index in order:
         counts[index] -= 1
-        if best is not None and _best_possible(counts, index, cards, jokers, rules) > best[0]:
-            counts[index] += 1
-            continue  # even valid with no penalty it could not rank first
-        result = _evaluate(counts, jokers, rules, best[0] if best else None)
+        if best is None or _best_possible(counts, index, jokers, rules) < best[0]:
+            reading = _read(counts, jokers, rules, best[0] if best else None)
+            if reading is not None:
+                rank = (not reading.options, reading.points, -reading.value.points, index)
+                if best is None or rank < best[0]:
+                    best = (rank, reading, tuple(counts))
         counts[index] += 1
-        if result is None:
-            continue
-        rank = (not result.valid, result.penalty.points, -result.value.points, index)
-        if best is None or rank < best[0]:
-            best = (rank, result)
     assert best is not None
-    chosen = best[1]
-    return Analysis(
-        chosen.jokers,
-        chosen.cards,
-        chosen.options,
-        chosen.groups,
-        chosen.loose,
-        chosen.penalty,
-        chosen.value,
-        chosen.pure_groups_possible,
-        ALL_CARDS[best[0][3]],
-        tuple(sorted(hand)),
-    )
+    rank, reading, chosen = best
+    return _show(reading, chosen, jokers, rules, ALL_CARDS[rank[3]], tuple(sorted(hand)))
 
 
-def _best_possible(
-    counts: Sequence[int], index: int, cards: list[Card], jokers: Jokers, rules: RuleSet
-) -> tuple[bool, int, int, int]:
-    """The best rank (RULES §8) the 21 cards ``counts`` could have, put-aside card ``index``
-    being one of the 22 ``cards``: valid with no penalty, unless no option can hold."""
-    held = list(cards)
-    held.remove(ALL_CARDS[index])
-    points, _ = rules.value_points(*jokers.value_counts(held))
+_Rank = tuple[bool, int, int, int]
+"""How a put-aside candidate ranks (RULES §8), lowest first: invalid, penalty, minus its
+value points, the card's index."""
+
+
+def _best_possible(counts: Sequence[int], index: int, jokers: Jokers, rules: RuleSet) -> _Rank:
+    """The best rank the 21 cards ``counts`` could have, put-aside card ``index``: valid with
+    no penalty, unless no option can hold."""
+    points, _ = rules.value_points(*jokers.value_counts_of(counts))
     may_be_valid = max_pure_groups(counts) >= rules.pure_groups_needed or any(
-        _by_counts(counts, jokers, rules).values()
+        _holds(_tally(counts, jokers), rules).values()
     )
     return (not may_be_valid, 0, -points, index)
 
@@ -273,9 +267,9 @@ def _cards_of(counts: Sequence[int]) -> list[Card]:
 
 def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> Analysis:
     """Analyse a 21-card hand given as a count vector (no input checks: the fast entry point)."""
-    result = _evaluate(counts, jokers, rules, None)
-    assert result is not None
-    return result
+    reading = _read(counts, jokers, rules, None)
+    assert reading is not None
+    return _show(reading, counts, jokers, rules)
 
 
 def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC) -> dict[Card, int]:
@@ -341,18 +335,35 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
     return found
 
 
-def _evaluate(
-    counts: Sequence[int], jokers: Jokers, rules: RuleSet, beat: tuple[bool, int, int, int] | None
-) -> Analysis | None:
-    """The analysis, or ``None`` if it cannot rank before ``beat`` (see _analyze_with_discard)."""
-    cards = _cards_of(counts)
+class _Reading(NamedTuple):
+    """A hand read in numbers (see :func:`_read`); :func:`_show` adds the groups."""
+
+    options: tuple[Option, ...]
+    solution: Solution
+    full: int
+    dublee: int | None
+    uncapped: int
+    """The penalty before the full-count cap."""
+    rule: PenaltyRule
+    points: int
+    """The penalty (capped)."""
+    value: Value
+    pure_possible: bool
+
+
+def _read(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet, beat: _Rank | None
+) -> _Reading | None:
+    """The reading in numbers, or ``None`` if it cannot rank before ``beat`` (see
+    :func:`_analyze_with_discard`)."""
     tally = _tally(counts, jokers)
     full, dublee, enough = _saves_of(tally, rules)
     holds = _holds(tally, rules)
     bound = enough
     if beat is not None and beat[1] < rules.full_count_cap:
         bound = min(bound, beat[1])  # a higher penalty could not rank first
-    solution = solve(counts, jokers, rules, bound=bound)
+    possible = max_pure_groups(counts) >= rules.pure_groups_needed
+    solution = solve_unchecked(counts, jokers, rules, bound=bound) if possible else _NO_SOLUTION
     holds[Option.A] = solution.option_a is not None
     options = tuple(o for o in OPTIONS if holds[o])
     if solution.pure_save is None and bound < enough:
@@ -360,7 +371,44 @@ def _evaluate(
         # can still rank first, and then its exact penalty is needed.
         if not (options and beat is not None and beat[0]):
             return None
-        solution = solve(counts, jokers, rules, bound=enough)
+        if possible:
+            solution = solve_unchecked(counts, jokers, rules, bound=enough)
+    candidates = [(full, 2, PenaltyRule.FULL_COUNT)]
+    if solution.pure_save is not None:
+        candidates.append((solution.pure_save, 0, PenaltyRule.PURE_SAVE))
+    if dublee is not None:
+        candidates.append((dublee, 1, PenaltyRule.DUBLEE_SAVE))
+    uncapped, _, rule = min(candidates)
+    cut, upper, lower = jokers.value_counts_of(counts)
+    points, marriages = rules.value_points(cut, upper, lower)
+    return _Reading(
+        options,
+        solution,
+        full,
+        dublee,
+        uncapped,
+        rule,
+        min(uncapped, rules.full_count_cap),
+        Value(points, marriages, cut, upper, lower),
+        possible,
+    )
+
+
+_NO_SOLUTION = Solution(None, None, None)
+"""What the solver finds for a hand that cannot form enough pure groups."""
+
+
+def _show(
+    reading: _Reading,
+    counts: Sequence[int],
+    jokers: Jokers,
+    rules: RuleSet,
+    discard: Card | None = None,
+    input_cards: tuple[Card, ...] = (),
+) -> Analysis:
+    """The analysis of a reading: the groups of its first option and of its penalty."""
+    cards = _cards_of(counts)
+    options, solution = reading.options, reading.solution
     groups: tuple[Group, ...] = ()
     loose: tuple[Card, ...] = ()
     shown = None  # the option A groups, when they are also the pure save's
@@ -385,31 +433,27 @@ def _evaluate(
             joker_cards = tuple(c for c in cards if jokers.joker_mask[c.index])
             groups = (Group(GroupKind.JOKER_GROUP, joker_cards, joker_cards),)
             loose = cards_outside(cards, groups)
-    penalty = _penalty(
-        cards,
-        counts,
-        full,
-        dublee,
-        solution.pure_save,
-        solution.pure_arrangement,
-        jokers,
-        rules,
-        shown,
-    )
-    cut, upper, lower = jokers.value_counts(cards)
-    points, marriages = rules.value_points(cut, upper, lower)
+    penalty_groups: tuple[Group, ...] = ()
+    penalty_loose: tuple[Card, ...] = tuple(cards)
+    if reading.rule is PenaltyRule.PURE_SAVE:
+        assert solution.pure_arrangement is not None
+        penalty_groups, penalty_loose = shown or shown_groups(
+            solution.pure_arrangement, jokers, rules
+        )
+    elif reading.rule is PenaltyRule.DUBLEE_SAVE:
+        penalty_groups = dublee_groups(counts)
+        penalty_loose = cards_outside(cards, penalty_groups)
     return Analysis(
         jokers,
         tuple(cards),
         options,
         groups,
         loose,
-        penalty,
-        Value(points, marriages, cut, upper, lower),
-        solution.pure_save is not None  # (then they are there)
-        or max_pure_groups(counts) >= rules.pure_groups_needed,
-        None,
-        tuple(cards),
+        Penalty(reading.points, reading.rule, penalty_groups, penalty_loose, reading.uncapped),
+        reading.value,
+        reading.pure_possible or solution.pure_save is not None,
+        discard,
+        input_cards or tuple(cards),
     )
 
 
@@ -445,11 +489,6 @@ def _tally(counts: Sequence[int], jokers: Jokers) -> _Tally:
     return _Tally(tunnelas, dublees, held, full, odd)
 
 
-def _by_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> dict[Option, bool]:
-    """Options B, C and D (RULES §5): they hold by the card counts alone."""
-    return _holds(_tally(counts, jokers), rules)
-
-
 def _holds(tally: _Tally, rules: RuleSet) -> dict[Option, bool]:
     return {
         Option.B: tally.tunnelas >= rules.tunnelas_needed,
@@ -480,34 +519,6 @@ def _dublee_save(tally: _Tally, rules: RuleSet) -> int | None:
     if rules.dublee_save is DubleeSave.FLAT:
         return rules.dublee_save_flat
     return tally.odd
-
-
-def _penalty(
-    cards: list[Card],
-    counts: Sequence[int],
-    full: int,
-    dublee: int | None,
-    pure_save: int | None,
-    arrangement: Arrangement | None,
-    jokers: Jokers,
-    rules: RuleSet,
-    shown: tuple[tuple[Group, ...], tuple[Card, ...]] | None = None,
-) -> Penalty:
-    candidates = [(full, 2, PenaltyRule.FULL_COUNT)]
-    if pure_save is not None:
-        candidates.append((pure_save, 0, PenaltyRule.PURE_SAVE))
-    if dublee is not None:
-        candidates.append((dublee, 1, PenaltyRule.DUBLEE_SAVE))
-    uncapped, _, rule = min(candidates)
-    groups: tuple[Group, ...] = ()
-    loose: tuple[Card, ...] = tuple(cards)
-    if rule is PenaltyRule.PURE_SAVE:
-        assert arrangement is not None
-        groups, loose = shown or shown_groups(arrangement, jokers, rules)
-    elif rule is PenaltyRule.DUBLEE_SAVE:
-        groups = dublee_groups(counts)
-        loose = cards_outside(cards, groups)
-    return Penalty(min(uncapped, rules.full_count_cap), rule, groups, loose, uncapped)
 
 
 _SHOWN_ORDER = {

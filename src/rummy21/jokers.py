@@ -15,10 +15,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rummy21.cards import JOKER_INDEX, RANK_NAMES, TYPE_COUNT, Card, CardError, Suit
+from rummy21.cards import (
+    JOKER_INDEX,
+    RANK_NAMES,
+    TYPE_COUNT,
+    Card,
+    CardError,
+    Suit,
+    counts_of,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,17 +79,17 @@ class Jokers:
 
     def value_counts(self, cards: Iterable[Card]) -> tuple[int, int, int]:
         """How many cut, upper and lower cards ``cards`` hold."""
-        cut = upper = lower = 0
-        at_cut, at_upper, at_lower = self.cut_role.index, self.upper.index, self.lower.index
-        for card in cards:
-            index = card.index  # (comparing indexes, not cards: a hand is read thousands of times)
-            if index == at_cut:
-                cut += 1
-            elif index == at_upper:
-                upper += 1
-            elif index == at_lower:
-                lower += 1
-        return cut, upper, lower
+        return self.value_counts_of(counts_of(cards))
+
+    def value_counts_of(self, counts: Sequence[int]) -> tuple[int, int, int]:
+        """How many cut, upper and lower cards a hand holds, from its count vector
+        (:func:`~rummy21.cards.counts_of`).
+
+        >>> from rummy21.cards import parse_cards
+        >>> Jokers.from_cut("7D").value_counts_of(counts_of(parse_cards("7D 7D 8D 2S")))
+        (2, 1, 0)
+        """
+        return counts[self.cut_role.index], counts[self.upper.index], counts[self.lower.index]
 
     def points(self, card: Card) -> int:
         """Penalty points of a card: every joker counts 0 (RULES §1)."""

@@ -87,7 +87,7 @@ from rummy21.solver.collection import paused_collection
 from rummy21.solver.put_aside import least_after_put_aside
 from rummy21.solver.replace import replacements
 from rummy21.solver.results import Arrangement, Meld, Replacement, Solution
-from rummy21.solver.search import solve
+from rummy21.solver.search import solve, solve_unchecked
 
 __all__ = [
     "Arrangement",
@@ -99,4 +99,5 @@ __all__ = [
     "paused_collection",
     "replacements",
     "solve",
+    "solve_unchecked",
 ]

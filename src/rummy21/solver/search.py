@@ -47,6 +47,14 @@ def solve(
     ['pure_sequence', 'set']
     """
     check_counts(counts, rules.printed_jokers)
+    return solve_unchecked(counts, jokers, rules, bound)
+
+
+def solve_unchecked(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet, bound: int | None = None
+) -> Solution:
+    """:func:`solve` for a count vector the caller has already checked
+    (:func:`rummy21.cards.check_counts`): the analysis reads one hand many times."""
     need = rules.pure_groups_needed
     if max_pure_groups(counts) < need:
         return Solution(None, None, None)
