@@ -89,3 +89,23 @@ def test_one_sweep_finds_the_best_card_to_put_aside(seed: int) -> None:
         assert least_after_put_aside(counts, jokers, RULES, limit) == best
         if best:
             assert least_after_put_aside(counts, jokers, RULES, best - 1) is None
+
+
+def test_a_tally_moved_by_one_card_is_the_tally_of_the_new_counts() -> None:
+    """outs reads each draw and put-aside from the hand's tally moved by one card
+    (``_tally_moved``); it must equal reading the new count vector in full."""
+    from rummy21.analysis import _tally, _tally_moved
+
+    for cut, hand, _ in HANDS:
+        jokers = Jokers.from_cut(cut)
+        counts = counts_of(hand)
+        tally = _tally(counts, jokers)
+        for i in range(len(counts)):
+            for step in (1, -1):
+                moved = list(counts)
+                moved[i] += step
+                if moved[i] < 0:
+                    continue
+                assert _tally_moved(tally, counts[i], i, jokers.joker_mask, step) == _tally(
+                    moved, jokers
+                ), (str(cut), i, step)

@@ -302,19 +302,20 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
         if own.pure_arrangement is not None
         else 0
     )
+    tally = _tally(counts, jokers)
     for drawn in range(TYPE_COUNT):
         limit = rules.printed_jokers if drawn == JOKER_INDEX else 3
         if counts[drawn] >= limit:
             continue
+        drawing = _tally_moved(tally, counts[drawn], drawn, mask, 1)
         counts[drawn] += 1
         # The penalty after the best put-aside: the least full count or dublee save over the
         # cards put aside (quick, by counts), then the least pure save below that (one sweep).
         best = base  # putting the drawn card aside again
         for aside in range(TYPE_COUNT):
             if counts[aside]:
-                counts[aside] -= 1
-                _, _, enough = _saves(counts, jokers, rules)
-                counts[aside] += 1
+                after = _tally_moved(drawing, counts[aside], aside, mask, -1)
+                _, _, enough = _saves_of(after, rules)
                 best = min(best, enough, rules.full_count_cap)
         known = None
         if own.pure_save is not None:
@@ -497,13 +498,31 @@ def _holds(tally: _Tally, rules: RuleSet) -> dict[Option, bool]:
     }
 
 
-def _saves(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> tuple[int, int | None, int]:
-    """(full count, dublee save or ``None``, the lower of them): a pure save above that last
-    one could never be the penalty."""
-    return _saves_of(_tally(counts, jokers), rules)
+def _tally_moved(tally: _Tally, n: int, i: int, mask: Sequence[bool], step: int) -> _Tally:
+    """The tally once the hand holding ``n`` copies of card ``i`` gains (``step`` 1) or loses
+    (-1) one: :func:`_tally` of the new counts, without reading them all again."""
+    m = n + step
+    if mask[i]:
+        return _Tally(
+            tally.tunnelas + m // 3 - n // 3,
+            tally.dublees + m // 2 - n // 2,
+            tally.jokers + step,
+            tally.full,
+            tally.odd,
+        )
+    points = _POINTS[i]
+    return _Tally(
+        tally.tunnelas + m // 3 - n // 3,
+        tally.dublees + m // 2 - n // 2,
+        tally.jokers,
+        tally.full + step * points,
+        tally.odd + (m % 2 - n % 2) * points,
+    )
 
 
 def _saves_of(tally: _Tally, rules: RuleSet) -> tuple[int, int | None, int]:
+    """(full count, dublee save or ``None``, the lower of them): a pure save above that last
+    one could never be the penalty."""
     full, dublee = tally.full, _dublee_save(tally, rules)
     return full, dublee, full if dublee is None else min(full, dublee)
 
