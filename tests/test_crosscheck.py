@@ -24,7 +24,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rummy21.analysis import Analysis, analyze_counts
+from rummy21.analysis import Analysis, analyze_counts, score_counts
 from rummy21.cards import (
     ALL_CARDS,
     Card,
@@ -78,8 +78,14 @@ def disagreements(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
     for core in backend.available():
         with backend.using(core):
             got = analyze_counts(counts_of(hand), jokers, rules)
+            score = score_counts(counts_of(hand), jokers, rules)
         found[core] = got
         problems += [f"{core} core: {p}" for p in _against(got, want, cut, hand, rules)]
+        numbers = (got.penalty.points, got.penalty.rule, got.options, got.value)
+        if (score.points, score.rule, score.options, score.value) != numbers or (
+            score.pure_groups_possible != got.pure_groups_possible
+        ):
+            problems.append(f"{core} core: score_counts {score} differs from the analysis")
     if len({repr(got) for got in found.values()}) > 1:
         problems.append(f"the cores disagree: {found}")
     return problems

@@ -272,6 +272,44 @@ def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASS
     return _show(reading, counts, jokers, rules)
 
 
+class Score(NamedTuple):
+    """A 21-card hand's reading in numbers only (:func:`score_counts`)."""
+
+    points: int
+    """The penalty (RULES §7), after the full-count cap."""
+    rule: PenaltyRule
+    options: tuple[Option, ...]
+    """The declaration options that hold (empty: not a valid declaration)."""
+    value: Value
+    pure_groups_possible: bool
+
+    @property
+    def valid(self) -> bool:
+        return bool(self.options)
+
+
+def score_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> Score:
+    """The numbers of :func:`analyze_counts` — penalty and its rule, options, value,
+    whether the pure save applies — without showing groups (bots read thousands of hands
+    and never look at them). No input checks.
+
+    >>> from rummy21.cards import parse_cards
+    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+    >>> score = score_counts(counts_of(hand), Jokers.from_cut("7D"))
+    >>> score.points, score.valid, score.options, score.value.points
+    (0, True, ('A',), 20)
+    """
+    reading = _read(counts, jokers, rules, None)
+    assert reading is not None
+    return Score(
+        reading.points,
+        reading.rule,
+        reading.options,
+        reading.value,
+        reading.pure_possible or reading.solution.pure_save is not None,
+    )
+
+
 def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC) -> dict[Card, int]:
     """For each card that could still be drawn, how much it would lower the hand's penalty.
 

@@ -53,6 +53,13 @@ class Jokers:
         card = Card.parse(cut) if isinstance(cut, str) else cut
         if not isinstance(card, Card):
             raise CardError(f"not a cut card: {cut!r}")
+        made = _BY_CUT.get(card.index)
+        if made is None:  # (a value, made once per cut card: hands are read by the thousand)
+            made = _BY_CUT[card.index] = cls._made_from(card)
+        return made
+
+    @classmethod
+    def _made_from(cls, card: Card) -> Jokers:
         role = Card.of(1, Suit.S) if card.is_printed_joker else card
         suit = role.suit
         assert suit is not None
@@ -105,6 +112,7 @@ class Jokers:
 
 
 _MASKS: dict[tuple[int, int, int], tuple[bool, ...]] = {}
+_BY_CUT: dict[int, Jokers] = {}
 
 
 def _joker_mask(cut_index: int, upper_index: int, lower_index: int) -> tuple[bool, ...]:
