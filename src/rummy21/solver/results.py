@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -33,15 +34,47 @@ class Arrangement:
     loose: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class Solution:
-    """What the solver finds for one 21-card hand."""
+    """What the solver finds for one 21-card hand.
+
+    The pure save's arrangement may be given as a function that builds it: it is then built
+    the first time :attr:`pure_arrangement` is read (callers that want only the numbers, as
+    bots and the put-aside candidates that lose, never pay for it)."""
 
     pure_save: int | None
     """Least points outside valid groups with enough pure groups; ``None`` if impossible."""
-    pure_arrangement: Arrangement | None
+    _pure: Arrangement | Callable[[], Arrangement] | None
     option_a: Arrangement | None
     """An arrangement proving Option A, or ``None``."""
+
+    @property
+    def pure_arrangement(self) -> Arrangement | None:
+        """An arrangement with the pure save (``None`` if impossible)."""
+        pure = self._pure
+        if pure is None or isinstance(pure, Arrangement):
+            return pure
+        built = pure()
+        object.__setattr__(self, "_pure", built)
+        return built
+
+    def __repr__(self) -> str:
+        return (
+            f"Solution(pure_save={self.pure_save!r}, "
+            f"pure_arrangement={self.pure_arrangement!r}, option_a={self.option_a!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Solution):
+            return NotImplemented
+        return (self.pure_save, self.pure_arrangement, self.option_a) == (
+            other.pure_save,
+            other.pure_arrangement,
+            other.option_a,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.pure_save, self.pure_arrangement, self.option_a))
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,7 +85,7 @@ def solve_unchecked(
     best = min(complete, default=None, key=lambda f: f.cost)
     if best is None:
         return Solution(None, None, None)
-    return Solution(best.cost, rebuild(bounded, best).arrangement, None)
+    return Solution(best.cost, lambda: rebuild(bounded, best).arrangement, None)
 
 
 def _complete(run: Sweep) -> list[Final]:
