@@ -42,13 +42,18 @@ def project(tmp_path: Path) -> Path:
 
 def build(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """``setup.py build_ext`` in ``project``, with ``env`` added to a clean environment."""
+    return setup_py(project, "build_ext", *args, **env)
+
+
+def setup_py(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``setup.py`` with ``args`` in ``project``, with ``env`` added to a clean environment."""
     environ = {
         key: value
         for key, value in os.environ.items()
         if key not in SANITIZER_ENV and not key.startswith("RUMMY21_NATIVE")
     }
     return subprocess.run(
-        [sys.executable, "setup.py", "build_ext", *args],
+        [sys.executable, "setup.py", *args],
         cwd=project,
         env={**environ, **env},
         capture_output=True,
@@ -144,13 +149,7 @@ def test_native_1_requires_the_core(project: Path) -> None:
 def test_the_sdist_holds_every_source_of_the_core(project: Path) -> None:
     """``_native.c`` includes the rest of the core: the sdist must hold all of it (setuptools
     builds an sdist from ``MANIFEST.in`` and the Extension's sources), and no more C."""
-    done = subprocess.run(
-        [sys.executable, "setup.py", "-q", "sdist", "--formats=tar", "-d", str(project / "dist")],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = setup_py(project, "-q", "sdist", "--formats=tar", "-d", str(project / "dist"))
     assert done.returncode == 0, done.stderr
     [sdist] = (project / "dist").glob("*.tar")
     with tarfile.open(sdist) as tar:
