@@ -8,10 +8,12 @@ compiler (no compile takes place, and the source tree is not touched)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -28,24 +30,30 @@ SANITIZER_ENV = ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """setup.py, the metadata it reads and the core's source, copied into a fresh directory."""
-    for name in ("setup.py", "pyproject.toml", "README.md"):
+    for name in ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in"):
         shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / SOLVER).mkdir(parents=True)
     (tmp_path / SOLVER.parent / "__init__.py").touch()
     (tmp_path / SOLVER / "__init__.py").touch()
-    shutil.copy(ROOT / SOLVER / "_native.c", tmp_path / SOLVER / "_native.c")
+    for source in (ROOT / SOLVER).glob("_native*.c"):
+        shutil.copy(source, tmp_path / SOLVER / source.name)
     return tmp_path
 
 
 def build(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """``setup.py build_ext`` in ``project``, with ``env`` added to a clean environment."""
+    return setup_py(project, "build_ext", *args, **env)
+
+
+def setup_py(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``setup.py`` with ``args`` in ``project``, with ``env`` added to a clean environment."""
     environ = {
         key: value
         for key, value in os.environ.items()
         if key not in SANITIZER_ENV and not key.startswith("RUMMY21_NATIVE")
     }
     return subprocess.run(
-        [sys.executable, "setup.py", "build_ext", *args],
+        [sys.executable, "setup.py", *args],
         cwd=project,
         env={**environ, **env},
         capture_output=True,
@@ -136,3 +144,17 @@ def test_native_1_requires_the_core(project: Path) -> None:
     done = build(project, *separate_dirs(project), CC="/bin/false", RUMMY21_NATIVE="1")
     assert done.returncode != 0 and not warnings(done)
     assert not list(project.rglob("*.so"))
+
+
+def test_the_sdist_holds_every_source_of_the_core(project: Path) -> None:
+    """``_native.c`` includes the rest of the core: the sdist must hold all of it (setuptools
+    builds an sdist from ``MANIFEST.in`` and the Extension's sources), and no more C."""
+    done = setup_py(project, "-q", "sdist", "--formats=tar", "-d", str(project / "dist"))
+    assert done.returncode == 0, done.stderr
+    [sdist] = (project / "dist").glob("*.tar")
+    with tarfile.open(sdist) as tar:
+        packed = {Path(name).name for name in tar.getnames() if name.endswith(".c")}
+    included = set(
+        re.findall(r'^#include "(\w+\.c)"', (ROOT / SOLVER / "_native.c").read_text(), re.M)
+    )
+    assert included and packed == {"_native.c", *included}

@@ -55,6 +55,7 @@ One idea a module, in the order a solve uses them:
 
 * :mod:`.search` — :func:`solve`: the quick first pass, then which sweeps to run;
 * :mod:`.quick` — the quick first pass: a greedy arrangement; fitting loose cards in;
+* :mod:`.greedy` — the greedy arrangement on plain ints (in C too: see :mod:`.core`);
 * :mod:`.bounds` — what the cards can still do: pure groups, points sure to be loose;
 * :mod:`.sweep` — one sweep: what it looks for (:class:`~.sweep.SweepSpec`, its
   :class:`~.sweep.Variant`), what it precomputes, its run over the positions;

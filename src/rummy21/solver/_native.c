@@ -2039,6 +2039,8 @@ cache_size(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored))
 
 /* ------------------------------------------------------------------ module */
 
+#include "_native_quick.c"
+
 static PyMethodDef module_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
      "Set the packed state's layout and the Python functions the core calls."},
@@ -2057,6 +2059,8 @@ static PyMethodDef module_methods[] = {
      "A suit's move rows at a place, as moves.sweep_moves gives them (its twin, in C)."},
     {"clear_caches", (PyCFunction)clear_caches, METH_NOARGS, "Forget the move rows kept."},
     {"cache_size", (PyCFunction)cache_size, METH_NOARGS, "How many (place, state, purity) move rows are kept."},
+    {"greedy_arrangement", (PyCFunction)(void (*)(void))greedy_arrangement, METH_FASTCALL,
+     "The quick first pass's greedy arrangement (greedy.greedy_arrangement, its twin in C)."},
     {NULL, NULL, 0, NULL},
 };
 

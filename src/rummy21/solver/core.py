@@ -6,9 +6,11 @@ the move rows of :func:`.moves.sweep_moves` and the pool splits of :func:`.pools
 as tuples. This is the boundary of the native core (``_native.c``, chosen by
 :mod:`.backend`), which does all of it in C — the move rows included, as a twin of
 :mod:`.moves` — with the same states, entries and order; this module stays its twin and the
-reference the tests compare it with. The rest of the solver — which sweeps to run, what a
-position needs (:class:`~.moves.Place`), bounds, the quick pass, rebuilding the groups — is
-Python for both.
+reference the tests compare it with. The quick first pass's greedy arrangement is the
+other part in C: :func:`~.greedy.greedy_arrangement`, re-exported here (its twin, in
+:mod:`.greedy`, on plain ints and tuples too). The rest of the solver — which sweeps to run,
+what a position needs (:class:`~.moves.Place`), bounds, rebuilding the groups — is Python
+for both.
 
 A *stage* maps each packed state reached so far to its *entries*: the Pareto-best
 (joker balance, loose points) pairs reaching it, each with a back-pointer to the state it
@@ -21,6 +23,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NamedTuple
 
+from rummy21.solver.greedy import greedy_arrangement as greedy_arrangement
 from rummy21.solver.moves import Place, RawMove, SweepRow, sweep_moves
 from rummy21.solver.packing import (
     AT_BOUGHT,
