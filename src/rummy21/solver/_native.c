@@ -29,6 +29,8 @@ static int AT_SUIT[4], AT_POOLS, AT_PURE, AT_OWED, AT_BOUGHT;
 static u128 SUIT_MASK, PURE_MASK, OWED_MASK, BOUGHT_MASK, EXTENDS, PURITY, LAYER_BITS;
 static u128 EMPTY;
 static int OPEN_PURE[256];
+/* cards.py's Card.points of each of the 53 kinds (configure's card_points). */
+static int CARD_POINTS[53];
 static PyObject *pool_splits_fn = NULL, *forget_purity_fn = NULL;
 static PyObject *setless_splits = NULL;
 
@@ -1981,7 +1983,7 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
             return NULL;
         OPEN_PURE[i] = (int)v;
     }
-    if (configure_moves(kwargs, SUIT_MASK) < 0)
+    if (configure_moves(kwargs, SUIT_MASK) < 0 || kw_ints(kwargs, "card_points", 53, 0, 1000, CARD_POINTS) < 0)
         return NULL;
     PyObject *ps = kw_callable(kwargs, "pool_splits"), *fp = kw_callable(kwargs, "forget_purity_of");
     PyObject *sl = PyDict_GetItemString(kwargs, "setless");

@@ -388,14 +388,11 @@ q_rank(int kind)
     return kind % Q_RANKS + 1;
 }
 
-/* cards.py's Card.points: A, K, Q, J 10; 2 .. 10 their face value; the printed joker 0. */
+/* cards.py's Card.points, as configure was told them (card_points). */
 static inline int
 q_points(int kind)
 {
-    if (kind == Q_JOKER)
-        return 0;
-    int rank = q_rank(kind);
-    return rank == 1 || rank >= 11 ? 10 : rank;
+    return CARD_POINTS[kind];
 }
 
 static void
@@ -755,6 +752,8 @@ q_pure_groups(QArrangement *out, const int *counts, const int *mask, int need, i
 static PyObject *
 greedy_arrangement(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
+    if (need_configured() < 0)
+        return NULL;
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError,
                         "greedy_arrangement(counts, mask, need, longest, max_set, joker_groups, max_sequence)");

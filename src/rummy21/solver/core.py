@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NamedTuple
 
+from rummy21.cards import ALL_CARDS
 from rummy21.solver.greedy import greedy_arrangement as greedy_arrangement
 from rummy21.solver.moves import Place, RawMove, SweepRow, sweep_moves
 from rummy21.solver.packing import (
@@ -341,4 +342,5 @@ def configure_native(native: ModuleType) -> None:
         pool_splits=pools.pool_splits,
         forget_purity_of=packing.forget_purity_of,
         setless=_SETLESS,
+        card_points=tuple(card.points for card in ALL_CARDS),
     )
