@@ -20,10 +20,12 @@ from rummy21.cards import (
     TYPE_COUNT,
     Card,
     CardError,
+    card_index,
     check_copies,
     counts_of,
     format_cards,
     parse_cards,
+    sorted_cards,
     without,
 )
 from rummy21.groups import Group, GroupKind, classify, explain
@@ -237,7 +239,7 @@ def _analyze_with_discard(
         counts[index] += 1
     assert best is not None
     rank, reading, chosen = best
-    return _show(reading, chosen, jokers, rules, ALL_CARDS[rank[3]], tuple(sorted(hand)))
+    return _show(reading, chosen, jokers, rules, ALL_CARDS[rank[3]], sorted_cards(hand))
 
 
 _Rank = tuple[bool, int, int, int]
@@ -594,8 +596,10 @@ def shown_groups(
     """The solver's groups, each checked and named by the rules (:func:`classify`), in the
     order they are shown."""
     built = tuple(classify(cards, jokers, rules) for _, cards in arrangement.groups)
-    ordered = tuple(sorted(built, key=lambda g: (_SHOWN_ORDER[g.kind], g.cards)))
-    return ordered, tuple(sorted(arrangement.loose))
+    ordered = tuple(
+        sorted(built, key=lambda g: (_SHOWN_ORDER[g.kind], tuple(map(card_index, g.cards))))
+    )
+    return ordered, sorted_cards(arrangement.loose)
 
 
 def dublee_groups(counts: Sequence[int]) -> tuple[Group, ...]:

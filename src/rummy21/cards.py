@@ -15,9 +15,10 @@ Card('10H')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from operator import attrgetter
 
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -63,6 +64,9 @@ class Card:
     def __post_init__(self) -> None:
         if not 0 <= self.index < TYPE_COUNT:
             raise CardError(f"no card has index {self.index}")
+
+    def __hash__(self) -> int:  # (cards key many memo tables: the index alone is enough)
+        return self.index
 
     @classmethod
     def of(cls, rank: int, suit: Suit | int) -> Card:
@@ -168,6 +172,20 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 
 def format_cards(cards: Iterable[Card], pretty: bool = False) -> str:
     return " ".join(card.pretty() if pretty else str(card) for card in cards)
+
+
+card_index: Callable[[Card], int] = attrgetter("index")
+"""A card's index: the key that orders cards canonically (as ``sorted`` does) without
+comparing :class:`Card` objects, which costs a Python call per comparison."""
+
+
+def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The cards in canonical order.
+
+    >>> sorted_cards(parse_cards("KS 2H AS JK"))
+    (Card('AS'), Card('KS'), Card('2H'), Card('JK'))
+    """
+    return tuple(sorted(cards, key=card_index))
 
 
 def counts_of(cards: Iterable[Card]) -> list[int]:

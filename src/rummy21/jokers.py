@@ -48,6 +48,9 @@ class Jokers:
             self, "joker_mask", _joker_mask(self.cut_role.index, self.upper.index, self.lower.index)
         )
 
+    def __hash__(self) -> int:  # (the cut decides the rest; jokers key the group memo)
+        return self.cut.index
+
     @classmethod
     def from_cut(cls, cut: Card | str) -> Jokers:
         card = Card.parse(cut) if isinstance(cut, str) else cut

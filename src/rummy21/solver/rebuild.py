@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rummy21.cards import ALL_CARDS, JOKER_INDEX, Card
+from rummy21.cards import ALL_CARDS, JOKER_INDEX, Card, sorted_cards
 from rummy21.groups import GroupKind
 from rummy21.ruleset import RuleSet
 from rummy21.solver.core import Start
@@ -93,7 +93,7 @@ def rebuild(run: Sweep, final: Final) -> Rebuilt:
     if len(spare) >= 3 and spec.rules.joker_groups:
         built.append(meld_of((_JOKER_GROUP, tuple(spare))))
         spare = []
-    return Rebuilt(Arrangement(tuple(built), tuple(sorted(loose + spare))), removed)
+    return Rebuilt(Arrangement(tuple(built), sorted_cards(loose + spare)), removed)
 
 
 def _path(run: Sweep, final: Final) -> tuple[Start, list[_Position]]:
@@ -187,7 +187,7 @@ def _replace(
     for _ in range(bought - len(loose)):
         loose.append(spare.pop())
     spare.extend(_fresh_jokers(mask, rules, held, len(loose) - bought))
-    return tuple(sorted(loose))
+    return sorted_cards(loose)
 
 
 def _new_hand(
