@@ -103,7 +103,13 @@ def _root(
 
 
 #: Sub-command → the module that registers it (imported on demand: start-up stays quick).
-COMMANDS = {"analyze": "analyze", "play": "play", "simulate": "simulate", "serve": "serve"}
+COMMANDS = {
+    "analyze": "analyze",
+    "play": "play",
+    "simulate": "simulate",
+    "tournament": "tournament",
+    "serve": "serve",
+}
 
 #: Errors writing the output that are the machine's, not the program's.
 _OUTPUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
