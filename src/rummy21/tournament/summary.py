@@ -129,7 +129,7 @@ class Summary:
         that changes from run to run."""
         return {
             "summary": {
-                **self.settings.to_dict(),
+                "settings": self.settings.to_dict(),
                 "shoes": self.shoes,
                 "tables": self.deals,
                 "reasons": dict(self.reasons),
