@@ -150,5 +150,24 @@ def test_a_missing_ray_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_tables_for_a_person() -> None:
     result = tournament(*FAST, "--deals", "3")
     assert result.exit_code == 0, result.output
-    assert "3 shoes × 2 line-ups (ABA, BAB) = 6 deals at 3 seats" in result.stdout
-    assert "random#1 − random#2" in result.stdout and "95% interval" in result.stdout
+    out = result.stdout
+    assert "3 shoes × 2 line-ups (ABA, BAB; A random#1, B random#2) = 6 deals at 3 seats" in out
+    assert "95% interval" in out and "declared A/B/C" in out
+    assert "random#1 − random#2" in out or "random#2 − random#1" in out
+
+
+def test_the_report_is_one_self_contained_page(tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    args = ["--bots", "random,random,random", "--players", "2", "--turn-limit", "100"]
+    result = tournament(*args, "--deals", "3", "--report", str(page), "--json")
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!doctype html>") and html.rstrip().endswith("</html>")
+    assert "http://" not in html and "https://" not in html  # nothing fetched
+    assert "<script" not in html and "src=" not in html and "<link" not in html
+    assert html.count("<svg") == 2  # the means, the differences
+    for label in ("random#1", "random#2", "random#3"):
+        assert html.count(label) >= 4  # plot, table, pairs
+    summary = json.loads(result.stdout.splitlines()[-1])["summary"]
+    for bot in summary["bots"]:
+        assert f"{bot['score']['mean']:+.1f}" in html

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -22,6 +23,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Column
 from rich.table import Table as RichTable
 
 from rummy21.bots import BOT_NAMES
@@ -43,6 +45,7 @@ from rummy21.tournament import (
     run_shoes,
     summarize,
 )
+from rummy21.tournament.report import duration
 from rummy21.tournament.settings import DEFAULT_TURN_LIMIT
 
 EXIT_INTERRUPTED = 130
@@ -173,72 +176,68 @@ def _check_run(jobs: int, backend: str, address: str | None, report: Path | None
             raise _Fail(f"cannot write the report to {report}")
 
 
-def _signed(value: float | None, places: int = 1) -> str:
-    return "–" if value is None else f"{value:+.{places}f}"
-
-
-def _ms(value: float | None) -> str:
-    return "–" if value is None else f"{value * 1000:.2g}"
+def _signed(value: float | None) -> str:
+    return "–" if value is None else f"{value:+.1f}"
 
 
 def print_summary(summary: Summary, out: Console) -> None:
-    """The human-readable result: the settings, a table per bot, a line per pair."""
+    """The result for a person: the settings, the bots' strength (ranked), how they played,
+    and each pair's difference; each table fits 80 columns."""
     settings = summary.settings
     plays = lineups(len(settings.bots), settings.players)
+    names = ", ".join(f"{chr(65 + i)} {label}" for i, label in enumerate(settings.labels))
     limit = f"turn limit {settings.turn_limit}" if settings.turn_limit else "no turn limit"
     reasons = dict(summary.reasons)
     out.print(
-        f"{summary.shoes} shoes × {len(plays)} line-ups ({', '.join(map(lineup_text, plays))})"
-        f" = {summary.deals} deals at {settings.players} seats; rules {settings.rules}, seed "
-        f"{settings.seed}, {limit}: {reasons['declared']} declared, {reasons['last_active']} "
-        f"won by the last active player, {reasons['wash']} washed; {summary.turns:.1f} turns "
-        "a deal"
+        f"{summary.shoes} shoes × {len(plays)} line-ups ({', '.join(map(lineup_text, plays))};"
+        f" {names}) = {summary.deals} deals at {settings.players} seats; rules "
+        f"{settings.rules}, seed {settings.seed}, {limit}. {reasons['declared']} declared, "
+        f"{reasons['last_active']} won by the last active player, {reasons['wash']} washed; "
+        f"{summary.turns:.1f} turns a deal."
     )
-    timing: dict[str, Timing] = {t.label: t for t in summary.timing}
-    table = RichTable(
-        "",
-        "bot",
-        "mean/deal",
-        "95% interval",
-        "rating",
-        "wins",
-        "drops",
-        "wrong",
-        "declared A/B/C",
-        "turns",
-        "ms/move (median, p99)",
-        title="per bot (each a mean over shoes; a bot plays each seat once per shoe)",
-    )
-    for bot, letter in zip(summary.bots, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", strict=False):
-        times = timing.get(bot.label)
-        table.add_row(
-            letter,
+    ranked = sorted(summary.bots, key=lambda b: -b.score.mean)
+    strength = _table("bot", "mean/deal", "95% interval", "rating", "wins/seats")
+    for bot in ranked:
+        strength.add_row(
             bot.label,
             _signed(bot.score.mean),
-            f"[{_signed(bot.score.low)}, {_signed(bot.score.high)}]",
+            f"{_signed(bot.score.low)} to {_signed(bot.score.high)}",
             f"{bot.rating:+.0f}",
             f"{bot.wins}/{bot.plays}",
+        )
+    out.print(strength)
+    timing: dict[str, Timing] = {t.label: t for t in summary.timing}
+    play = _table("bot", "drops", "wrong decl.", "declared A/B/C", "turns", "move", "p99")
+    for bot in ranked:
+        times = timing.get(bot.label)
+        play.add_row(
+            bot.label,
             str(bot.drops),
             str(bot.wrong),
             "/".join(str(count) for _, count in bot.declarations),
             f"{bot.turns:.1f}",
-            f"{_ms(times.median)}, {_ms(times.p99)}" if times else "–",
+            duration(times.median if times else None),
+            duration(times.p99 if times else None),
         )
-    out.print(table)
-    pairs = RichTable(
-        "difference", "mean", "95% interval", "verdict", "shoes ahead/behind", title="pairs"
-    )
-    for pair in summary.pairs:
+    out.print(play)
+    pairs = _table("pair", "difference", "95% interval", "shoes +/−", "verdict")
+    for pair in sorted((p.better_first() for p in summary.pairs), key=lambda p: p.first):
         interval = pair.difference
-        if interval.excludes_zero:
-            verdict = f"{pair.first if interval.mean > 0 else pair.second} is stronger"
-        else:
-            verdict = "no difference shown"
         pairs.add_row(
             f"{pair.first} − {pair.second}",
             _signed(interval.mean),
-            f"[{_signed(interval.low)}, {_signed(interval.high)}]",
-            verdict,
+            f"{_signed(interval.low)} to {_signed(interval.high)}",
             f"{pair.ahead}/{pair.behind}",
+            "stronger" if interval.excludes_zero else "not shown",
         )
     out.print(pairs)
+    out.print(
+        "turns: a bot's turns per deal; move: its median time to choose a move. A difference "
+        "whose interval excludes 0 is significant at the 95% level (paired by shoe)."
+    )
+
+
+def _table(*headers: str) -> RichTable:
+    """A compact table, the first column text and the others numbers (right-aligned)."""
+    columns = [Column(headers[0])] + [Column(h, justify="right") for h in headers[1:]]
+    return RichTable(*columns, box=box.SIMPLE_HEAD, pad_edge=False)

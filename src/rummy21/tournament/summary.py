@@ -78,6 +78,22 @@ class PairResult:
     ahead: int
     behind: int
 
+    def better_first(self) -> PairResult:
+        """The same pair with the bot that did better first (the difference not below 0).
+
+        >>> pair = PairResult("a", "b", Interval(-2.0, -3.0, -1.0, 5), 1, 4)
+        >>> flipped = pair.better_first()
+        >>> flipped.first, flipped.difference, flipped.ahead
+        ('b', Interval(mean=2.0, low=1.0, high=3.0, n=5), 4)
+        """
+        d = self.difference
+        if d.mean >= 0:
+            return self
+        flipped = Interval(
+            -d.mean, None if d.high is None else -d.high, None if d.low is None else -d.low, d.n
+        )
+        return PairResult(self.second, self.first, flipped, self.behind, self.ahead)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "first": self.first,
