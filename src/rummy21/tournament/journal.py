@@ -36,8 +36,8 @@ class JournalError(ValueError):
 
 
 class Journal:
-    """An open ``--resume`` file: the shoes it already holds (:attr:`done`) and a way to add
-    more (:meth:`append`)."""
+    """An open ``--resume`` file: the shoes it already holds (``done``, by shoe number) and a
+    way to add more (:meth:`append`)."""
 
     def __init__(self, path: Path, settings: Settings, done: dict[int, ShoeRecord]) -> None:
         self.path, self.settings, self.done = path, settings, done
