@@ -171,3 +171,10 @@ def test_the_report_is_one_self_contained_page(tmp_path: Path) -> None:
     summary = json.loads(result.stdout.splitlines()[-1])["summary"]
     for bot in summary["bots"]:
         assert f"{bot['score']['mean']:+.1f}" in html
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_report_that_cannot_be_written_is_status_74() -> None:
+    result = tournament(*FAST, "--deals", "1", "--report", "/dev/full")
+    assert result.exit_code == 74
+    assert result.stderr == "error: cannot write /dev/full: No space left on device\n"

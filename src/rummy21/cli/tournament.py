@@ -27,7 +27,7 @@ from rich.table import Column
 from rich.table import Table as RichTable
 
 from rummy21.bots import BOT_NAMES
-from rummy21.cli import app
+from rummy21.cli import OUTPUT_FAILED, app
 from rummy21.tournament import (
     BACKENDS,
     MAX_JOBS,
@@ -145,6 +145,11 @@ def tournament_command(
     except BackendUnavailable as error:
         err.print(f"error: {error}", markup=False)
         raise typer.Exit(2) from None
+    except OSError as error:
+        if error.filename is None:
+            raise  # the output's (main() reports it)
+        err.print(f"error: cannot write {error.filename}: {error.strerror}", markup=False)
+        raise typer.Exit(OUTPUT_FAILED) from None
     except KeyboardInterrupt:
         again = f"; --resume {resume} plays the rest" if resume is not None else ""
         err.print(f"interrupted after {len(records)} of {settings.deals} shoes{again}")
@@ -154,7 +159,11 @@ def tournament_command(
             journal.close()
     summary = summarize(settings, records.values())
     if report is not None:
-        report.write_text(render_report(summary), encoding="utf-8")
+        try:
+            report.write_text(render_report(summary), encoding="utf-8")
+        except OSError as error:
+            err.print(f"error: cannot write {report}: {error.strerror}", markup=False)
+            raise typer.Exit(OUTPUT_FAILED) from None
     if as_json:
         print(json.dumps(summary.to_dict()), flush=True)
     else:

@@ -93,8 +93,11 @@ class Journal:
 
     def _write(self, data: dict[str, Any]) -> None:
         assert self._file is not None, "the journal is closed"
-        self._file.write(json.dumps(data, separators=(",", ":")).encode() + b"\n")
-        self._file.flush()
+        try:
+            self._file.write(json.dumps(data, separators=(",", ":")).encode() + b"\n")
+            self._file.flush()
+        except OSError as error:  # (a full disk: name the file, not "the output")
+            raise OSError(error.errno, error.strerror, str(self.path)) from None
 
 
 def _object(line: str) -> dict[str, Any]:

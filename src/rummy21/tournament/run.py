@@ -57,6 +57,8 @@ def run_shoes(
 
     ``jobs``: local worker processes (0: one per core; 1: this process); with Ray, the CPUs
     of the local Ray it starts (0: all), ignored on a cluster (``address``)."""
+    if not numbers:
+        return  # (nothing to play: no workers, no Ray)
     if backend == "ray":
         yield from _on_ray(settings, numbers, jobs, address)
         return
