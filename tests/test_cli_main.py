@@ -22,11 +22,12 @@ HAND = "7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C"
 def test_version_names_the_package_its_optional_parts_and_the_solver() -> None:
     result = RUNNER.invoke(app, ["--version"])
     lines = result.stdout.splitlines()
-    assert result.exit_code == 0 and len(lines) == 4
+    assert result.exit_code == 0 and len(lines) == 5
     assert lines[0].startswith(f"rummy21 {metadata.version('rummy21')} (Python ")
     assert lines[1].startswith("server extra (the browser table, rummy21 serve): ")
     assert lines[2].startswith("postgres extra (the PostgreSQL driver")
-    assert lines[3] == backend.describe()
+    assert lines[3].startswith("ray extra (tournaments on Ray, tournament --backend ray): ")
+    assert lines[4] == backend.describe()
 
 
 def test_version_says_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,6 +59,8 @@ def test_version_from_the_console_script() -> None:
         ["analyze", "--json", "--cut", "7D", HAND],
         ["analyze", "--json", "--batch", "-"],
         ["simulate", "--deals", "1", "--players", "2", "--turn-limit", "5", "--json"],
+        ["tournament", "--deals", "1", "--players", "2", "--bots", "random,random", "--json"],
+        ["tournament", "--deals", "1", "--players", "2", "--bots", "random,random", "--jobs", "1"],
         ["--version"],
     ],
 )

@@ -25,6 +25,7 @@ LAYERS = [
     {"analysis", "distance", "suggest"},
     {"game"},
     {"bots"},
+    {"tournament"},
     {"server"},
     {"cli"},
 ]

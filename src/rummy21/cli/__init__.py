@@ -18,7 +18,9 @@ import sys
 import typer
 
 app = typer.Typer(
-    add_completion=False, no_args_is_help=True, help="21 Card Rummy: analyse hands, play, simulate."
+    add_completion=False,
+    no_args_is_help=True,
+    help="21 Card Rummy: analyse hands, play, simulate, run tournaments.",
 )
 
 OUTPUT_FAILED = 74
@@ -28,6 +30,7 @@ OUTPUT_FAILED = 74
 EXTRAS = {
     "server": "the browser table, rummy21 serve",
     "postgres": "the PostgreSQL driver, serve --db postgresql+psycopg://…",
+    "ray": "tournaments on Ray, tournament --backend ray",
 }
 
 
@@ -93,7 +96,7 @@ def _root(
         "runs, and exit.",
     ),
 ) -> None:
-    """21 Card Rummy: analyse hands, play, simulate."""
+    """21 Card Rummy: analyse hands, play, simulate, run tournaments."""
     from rummy21.solver import backend
 
     # (a solver asked for that cannot run is bad usage: no command starts on the other one)
@@ -103,7 +106,13 @@ def _root(
 
 
 #: Sub-command → the module that registers it (imported on demand: start-up stays quick).
-COMMANDS = {"analyze": "analyze", "play": "play", "simulate": "simulate", "serve": "serve"}
+COMMANDS = {
+    "analyze": "analyze",
+    "play": "play",
+    "simulate": "simulate",
+    "tournament": "tournament",
+    "serve": "serve",
+}
 
 #: Errors writing the output that are the machine's, not the program's.
 _OUTPUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
