@@ -116,6 +116,7 @@ setup(
         Extension(
             NATIVE,
             ["src/rummy21/solver/_native.c"],
+            depends=["src/rummy21/solver/_native_sweep.c"],  # (#included by _native.c)
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra"],
         )
     ],

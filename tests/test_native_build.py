@@ -1,6 +1,7 @@
 """Building the native core (setup.py) never fails an install: without a compiler, or when the
 compile fails, the package is built without the core and says so in one line; an earlier
-build of the core is not left behind; RUMMY21_NATIVE=0 leaves it out, =1 requires it.
+build of the core is not left behind; RUMMY21_NATIVE=0 leaves it out, =1 requires it. The
+sdist carries every source file of the core.
 
 Each test builds a copy of what setup.py reads, in a temporary directory, with a stand-in
 compiler (no compile takes place, and the source tree is not touched)."""
@@ -8,10 +9,12 @@ compiler (no compile takes place, and the source tree is not touched)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -28,13 +31,20 @@ SANITIZER_ENV = ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """setup.py, the metadata it reads and the core's source, copied into a fresh directory."""
-    for name in ("setup.py", "pyproject.toml", "README.md"):
+    for name in ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in"):
         shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / SOLVER).mkdir(parents=True)
     (tmp_path / SOLVER.parent / "__init__.py").touch()
     (tmp_path / SOLVER / "__init__.py").touch()
-    shutil.copy(ROOT / SOLVER / "_native.c", tmp_path / SOLVER / "_native.c")
+    for source in core_sources():
+        shutil.copy(ROOT / SOLVER / source, tmp_path / SOLVER / source)
     return tmp_path
+
+
+def core_sources() -> list[str]:
+    """``_native.c`` and the files it ``#include``s from beside it."""
+    included = re.findall(r'^#include "([^"]+)"', (ROOT / SOLVER / "_native.c").read_text(), re.M)
+    return ["_native.c", *included]
 
 
 def build(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -136,3 +146,23 @@ def test_native_1_requires_the_core(project: Path) -> None:
     done = build(project, *separate_dirs(project), CC="/bin/false", RUMMY21_NATIVE="1")
     assert done.returncode != 0 and not warnings(done)
     assert not list(project.rglob("*.so"))
+
+
+def test_the_sdist_carries_every_source_of_the_core(project: Path) -> None:
+    """What ``_native.c`` includes is listed in setup.py's depends (a change to it rebuilds
+    the core) and shipped in the sdist (pip builds the core from it)."""
+    setup_py = (ROOT / "setup.py").read_text()
+    for source in core_sources()[1:]:
+        assert f'"{(SOLVER / source).as_posix()}"' in setup_py, f"{source} is not in depends"
+    done = subprocess.run(
+        [sys.executable, "setup.py", "-q", "sdist", "-d", "dist"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    [sdist] = (project / "dist").glob("*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        shipped = {Path(name).relative_to(Path(name).parts[0]) for name in tar.getnames()}
+    assert {SOLVER / source for source in core_sources()} <= shipped
