@@ -116,7 +116,10 @@ setup(
         Extension(
             NATIVE,
             ["src/rummy21/solver/_native.c"],
-            depends=["src/rummy21/solver/_native_quick.c"],
+            depends=[  # (#included by _native.c)
+                "src/rummy21/solver/_native_quick.c",
+                "src/rummy21/solver/_native_sweep.c",
+            ],
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra"],
         )
     ],

@@ -1,6 +1,7 @@
 """Building the native core (setup.py) never fails an install: without a compiler, or when the
 compile fails, the package is built without the core and says so in one line; an earlier
-build of the core is not left behind; RUMMY21_NATIVE=0 leaves it out, =1 requires it.
+build of the core is not left behind; RUMMY21_NATIVE=0 leaves it out, =1 requires it. The
+sdist carries every source file of the core.
 
 Each test builds a copy of what setup.py reads, in a temporary directory, with a stand-in
 compiler (no compile takes place, and the source tree is not touched)."""
@@ -35,9 +36,15 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / SOLVER).mkdir(parents=True)
     (tmp_path / SOLVER.parent / "__init__.py").touch()
     (tmp_path / SOLVER / "__init__.py").touch()
-    for source in (ROOT / SOLVER).glob("_native*.c"):
-        shutil.copy(source, tmp_path / SOLVER / source.name)
+    for source in core_sources():
+        shutil.copy(ROOT / SOLVER / source, tmp_path / SOLVER / source)
     return tmp_path
+
+
+def core_sources() -> list[str]:
+    """``_native.c`` and the files it ``#include``s from beside it."""
+    included = re.findall(r'^#include "([^"]+)"', (ROOT / SOLVER / "_native.c").read_text(), re.M)
+    return ["_native.c", *included]
 
 
 def build(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -146,15 +153,15 @@ def test_native_1_requires_the_core(project: Path) -> None:
     assert not list(project.rglob("*.so"))
 
 
-def test_the_sdist_holds_every_source_of_the_core(project: Path) -> None:
-    """``_native.c`` includes the rest of the core: the sdist must hold all of it (setuptools
-    builds an sdist from ``MANIFEST.in`` and the Extension's sources), and no more C."""
+def test_the_sdist_carries_every_source_of_the_core(project: Path) -> None:
+    """What ``_native.c`` includes is listed in setup.py's depends (a change to it rebuilds
+    the core) and shipped in the sdist (pip builds the core from it), and no more C."""
+    setup_text = (ROOT / "setup.py").read_text()
+    for source in core_sources()[1:]:
+        assert f'"{(SOLVER / source).as_posix()}"' in setup_text, f"{source} is not in depends"
     done = setup_py(project, "-q", "sdist", "--formats=tar", "-d", str(project / "dist"))
     assert done.returncode == 0, done.stderr
     [sdist] = (project / "dist").glob("*.tar")
     with tarfile.open(sdist) as tar:
         packed = {Path(name).name for name in tar.getnames() if name.endswith(".c")}
-    included = set(
-        re.findall(r'^#include "(\w+\.c)"', (ROOT / SOLVER / "_native.c").read_text(), re.M)
-    )
-    assert included and packed == {"_native.c", *included}
+    assert packed == set(core_sources())

@@ -2039,6 +2039,10 @@ cache_size(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored))
     return PyLong_FromSize_t(rows_count);
 }
 
+/* ------------------------------------------------------------------ a sweep's positions */
+
+#include "_native_sweep.c"
+
 /* ------------------------------------------------------------------ module */
 
 #include "_native_quick.c"
@@ -2057,6 +2061,8 @@ static PyMethodDef module_methods[] = {
      "Whether no state has an open run in a suit (core.idle)."},
     {"back_of", (PyCFunction)(void (*)(void))back_of, METH_FASTCALL,
      "The back-pointer of a state's entry with a joker balance (core.back_of)."},
+    {"sweep_positions", (PyCFunction)(void (*)(void))sweep_positions, METH_FASTCALL,
+     "The stages and next layer of each position of a sweep (core.sweep_positions)."},
     {"sweep_moves", (PyCFunction)(void (*)(void))sweep_moves, METH_FASTCALL,
      "A suit's move rows at a place, as moves.sweep_moves gives them (its twin, in C)."},
     {"clear_caches", (PyCFunction)clear_caches, METH_NOARGS, "Forget the move rows kept."},

@@ -1,16 +1,18 @@
-"""The hot path of the sweep: one suit's moves applied to a stage, and the close of a position.
+"""The hot path of the sweep: the positions of a sweep (:func:`sweep_positions`), each suit's
+moves applied to a stage there, and the close of each position.
 
 Most of a sweep's time is spent here, and everything here works on plain values: the
 packed states of :mod:`.packing` as dict keys, entries ``(balance, cost, back)`` in lists,
 the move rows of :func:`.moves.sweep_moves` and the pool splits of :func:`.pools.pool_splits`
-as tuples. This is the boundary of the native core (``_native.c``, chosen by
-:mod:`.backend`), which does all of it in C — the move rows included, as a twin of
-:mod:`.moves` — with the same states, entries and order; this module stays its twin and the
-reference the tests compare it with. The quick first pass's greedy arrangement is the
-other part in C: :func:`~.greedy.greedy_arrangement`, re-exported here (its twin, in
-:mod:`.greedy`, on plain ints and tuples too). The rest of the solver — which sweeps to run,
-what a position needs (:class:`~.moves.Place`), bounds, rebuilding the groups — is Python
-for both.
+as tuples, and what a sweep reads from the hand as the tuples of a :class:`SweepPlan`. This
+is the boundary of the native core (``_native.c``, chosen by :mod:`.backend`), which does all
+of it in C — the move rows included, as a twin of :mod:`.moves`, and what a suit's moves at
+a position depend on (:func:`place_at`) — with the same states, entries and order; this
+module stays its twin and the reference the tests compare it with. The quick first pass's
+greedy arrangement is the other part in C: :func:`~.greedy.greedy_arrangement`, re-exported
+here (its twin, in :mod:`.greedy`, on plain ints and tuples too). The rest of the solver —
+which sweeps to run, the tables a sweep precomputes from the hand (``sweep.plan_of``),
+bounds, rebuilding the groups — is Python for both.
 
 A *stage* maps each packed state reached so far to its *entries*: the Pareto-best
 (joker balance, loose points) pairs reaching it, each with a back-pointer to the state it
@@ -25,10 +27,11 @@ from typing import NamedTuple
 
 from rummy21.cards import ALL_CARDS
 from rummy21.solver.greedy import greedy_arrangement as greedy_arrangement
-from rummy21.solver.moves import Place, RawMove, SweepRow, sweep_moves
+from rummy21.solver.moves import Place, RawMove, Role, SweepRow, sweep_moves
 from rummy21.solver.packing import (
     AT_BOUGHT,
     AT_OWED,
+    AT_POOL,
     AT_POOLS,
     AT_PURE,
     AT_SUIT,
@@ -42,7 +45,7 @@ from rummy21.solver.packing import (
     forget_purity_of,
 )
 from rummy21.solver.pools import NO_SETS, PoolSplit, pool_splits
-from rummy21.solver.runs import EMPTY, OPEN_PURE
+from rummy21.solver.runs import EMPTY, OPEN_PURE, PHASE_AT
 
 
 class Start(NamedTuple):
@@ -298,6 +301,150 @@ def close_position(stage: Stage, closing: Closing) -> Stage:
 
 _SETLESS = (NO_SETS,)
 _AT_SUIT1, _AT_SUIT2, _AT_SUIT3 = AT_SUIT[1:]
+
+
+class SweepPlan(NamedTuple):
+    """What a sweep's positions read from the hand and the sweep's spec, worked out once per
+    sweep (``sweep.plan_of``): plain values and tuples; tables of four are by suit, then by
+    position 0..15 (``at``: 0..16)."""
+
+    need: int
+    """Pure groups the rules need."""
+    spend: int
+    """The most cards bought or put aside."""
+    bound: int
+    max_set: int
+    padding: int
+    """The most jokers beyond the ones it needs a short run may take when it ends."""
+    exact: bool
+    replace: bool
+    buy: bool
+    """Cards may be bought as themselves (``Variant.REPLACE_BUYING``)."""
+    aside: bool
+    joker_groups: bool
+    mask: tuple[bool, ...]
+    """Which of the 52 kinds (suit by suit, Ace first) are joker cards."""
+    rank_points: tuple[int, ...]
+    """The points of a loose card, by rank (Ace first)."""
+    supply_after: tuple[int, ...]
+    """Joker cards still to come after each position."""
+    ahead: tuple[int, ...]
+    """Points sure to be left loose after each position (17)."""
+    pure_left: tuple[tuple[int, ...], ...]
+    """By position, then by cards bought so far (``spend + 1``): the most pure groups the
+    cards after the position could still form."""
+    at: tuple[tuple[int, ...], ...]
+    """Copies by place (``sweep.SuitTable.at``)."""
+    near: tuple[tuple[bool, ...], ...]
+    """Whether a card may be bought there (only read when buying)."""
+    reach: tuple[tuple[int, ...], ...]
+    """How far up the suit's next card lies (see ``moves.Play.reach``)."""
+    pure_ok: tuple[tuple[bool, ...], ...]
+    """Whether a joker card there could sit in a pure run of three."""
+    bought_starts: tuple[tuple[bool, ...], ...]
+    """Whether a pure run may begin with a card bought there (``bounds.bought_may_start``;
+    all true when not buying)."""
+
+
+def sweep_positions(layer: Stage, plan: SweepPlan) -> tuple[list[list[Stage | None]], list[Stage]]:
+    """The 15 positions of a sweep from its first ``layer``: for each position its stages
+    (the first from the layer, then one per suit: ``None`` where the suit had nothing to do)
+    and the next layer."""
+    stages: list[list[Stage | None]] = []
+    layers: list[Stage] = []
+    for p in range(1, 16):
+        here, layer = _position(plan, p, layer)
+        stages.append(here)
+        layers.append(layer)
+    return stages, layers
+
+
+def _position(plan: SweepPlan, p: int, layer: Stage) -> tuple[list[Stage | None], Stage]:
+    """The stages of position ``p`` (the first from ``layer``), and the next layer."""
+    rank = p if p <= 13 else 1
+    copies = [plan.at[s][p] for s in range(4)]
+    jokerish = tuple(plan.mask[s * 13 + rank - 1] for s in range(4))
+    points = 0 if p > 13 else plan.rank_points[rank - 1]
+    limit = plan.supply_after[p]
+    stage = marked(layer, plan.need)
+    stages: list[Stage | None] = [stage]
+    # With cards of fewer than two suits here no set can form: the pool is loose at once
+    # (and a joker card, which may go to the pool only to sit in a set, may not).
+    setless = sum(1 for n in copies if n) < 2 and not plan.aside
+    for s in range(4):
+        if not copies[s] and not (plan.buy and plan.near[s][p]) and idle(stage, AT_SUIT[s]):
+            stages.append(None)  # this suit has nothing to do here
+            continue
+        # Joker cards the suits after this one could still supply at this position.
+        slack = limit + sum(copies[t] for t in range(s + 1, 4) if jokerish[t])
+        place = place_at(plan, p, s, jokerish[s], points if setless else None)
+        stage = suit_step(
+            stage,
+            SuitStep(
+                AT_SUIT[s],
+                AT_POOL[s],
+                place,
+                slack,
+                plan.ahead[p],
+                plan.bound,
+                plan.replace,
+                plan.exact,
+            ),
+        )
+        stages.append(stage)
+    return stages, close_position(
+        stage,
+        Closing(
+            plan.need,
+            plan.spend,
+            plan.pure_left[p],
+            setless,
+            jokerish,
+            points,
+            plan.max_set,
+            limit,
+            plan.ahead[p],
+            plan.bound,
+            plan.replace,
+            plan.aside,
+            plan.exact,
+        ),
+    )
+
+
+def place_at(plan: SweepPlan, p: int, s: int, jokers: bool, setless: int | None) -> Place:
+    """What suit ``s``'s moves at position ``p`` depend on (``jokers``: its copies here are
+    joker cards; ``setless``: the points of a loose card where no set can form here)."""
+    at = plan.at[s]
+    copies = at[p]
+    if not jokers:
+        roles = _NATURAL
+    elif not plan.joker_groups:
+        roles = _EITHER
+    else:
+        roles = _PURE_ONLY if plan.pure_ok[s][p] else _TUNNELA_ONLY
+    return Place(
+        copies,
+        roles,
+        PHASE_AT[p],
+        plan.reach[s][p],
+        plan.padding,
+        plan.exact,
+        at[p + 1] if p != 13 else -1,
+        at[p + 2] if p not in (12, 15) else -1,
+        None if setless is None else -1 if jokers else setless,
+        3 - copies if plan.buy and plan.near[s][p] else 0,
+        plan.replace,
+        plan.aside,
+        plan.bought_starts[s][p],
+    )
+
+
+# The roles of a suit's copies (when purity no longer matters, when it does).
+_NATURAL = (Role.NATURAL, Role.NATURAL)
+_EITHER = (Role.EITHER, Role.EITHER)
+_PURE_ONLY = (Role.JOKER_ONLY, Role.PURE_ONLY)
+_TUNNELA_ONLY = (Role.JOKER_ONLY, Role.TUNNELA_ONLY)
 
 
 def configure_native(native: ModuleType) -> None:

@@ -1,5 +1,6 @@
-"""The sweep: what one sweep looks for (:class:`SweepSpec`), what it precomputes from the hand,
-and its run over the positions, keeping every stage for rebuilding (:func:`sweep`).
+"""The sweep: what one sweep looks for (:class:`SweepSpec`), what it precomputes from the hand
+(:func:`plan_of`), and its run over the positions in one call to the core
+(:func:`~.core.sweep_positions`), keeping every stage for rebuilding (:func:`sweep`).
 
 A layer holds the states between two positions; within a position the four suits move one
 after the other (:func:`~.core.suit_step`), then the position closes (the pools split into
@@ -28,16 +29,9 @@ from rummy21.solver.bounds import (
     loose_ahead,
     pure_within,
 )
-from rummy21.solver.core import Closing, Stage, Start, SuitStep, insert
-from rummy21.solver.moves import Place, Role
-from rummy21.solver.packing import (
-    AT_POOL,
-    AT_SUIT,
-    MOST_BOUGHT,
-    pack,
-    unpack,
-)
-from rummy21.solver.runs import EMPTY, PHASE_AT
+from rummy21.solver.core import Stage, Start, SweepPlan, insert
+from rummy21.solver.packing import MOST_BOUGHT, pack, unpack
+from rummy21.solver.runs import EMPTY
 
 ONE_POINT = (1,) * 13
 """Every card worth one point: the loose cards of :func:`~rummy21.solver.replacements`."""
@@ -177,14 +171,12 @@ def suit_table(ranks: tuple[int, ...]) -> SuitTable:
 
 
 def sweep(spec: SweepSpec) -> Sweep:
-    """Run one sweep over the 15 positions."""
-    plan = _Plan(spec)
-    run = Sweep(spec, plan.core, [plan.core.stage_from(_first_layer(spec))])
-    for p in range(1, 16):
-        stages, layer = plan.position(p, run.layers[-1])
-        run.stages.append(stages)
-        run.layers.append(layer)
-    return run
+    """Run one sweep over the 15 positions (:func:`~.core.sweep_positions`, in the core in
+    use)."""
+    core = backend.current()
+    first = core.stage_from(_first_layer(spec))
+    stages, layers = core.sweep_positions(first, plan_of(spec))
+    return Sweep(spec, core, [first, *layers], stages)
 
 
 def _first_layer(spec: SweepSpec) -> Stage:
@@ -217,159 +209,103 @@ def _first_layer(spec: SweepSpec) -> Stage:
     return layer
 
 
-class _Plan:
-    """What a sweep precomputes from the hand, and the work of one position."""
+def plan_of(spec: SweepSpec) -> SweepPlan:
+    """What the sweep of ``spec`` reads at its positions, as the core takes it: the hand's
+    tables (kept for the hand's next sweeps), with the spec's bound and Option A."""
+    rules, variant = spec.rules, spec.variant
+    hand = _hand_plan(
+        tuple(spec.counts),
+        tuple(spec.mask),
+        rules.pure_groups_needed,
+        rules.joker_groups,
+        rules.max_set_size,
+        variant,
+        spec.bound if variant.replaces else 0,
+    )
+    # Option A may need a short run to take spare jokers at its front: at most two when
+    # three spare jokers could form a joker group, else up to a 13-card run.
+    padding = (2 if rules.joker_groups else MAX_SEQUENCE - 3) if spec.exact else 0
+    return hand._replace(bound=spec.bound, exact=spec.exact, padding=padding)
 
-    def __init__(self, spec: SweepSpec) -> None:
-        counts, mask, rules = spec.counts, spec.mask, spec.rules
-        self.spec = spec
-        self.core = backend.current()
-        self.need = rules.pure_groups_needed
-        variant = spec.variant
-        self.replace = variant.replaces
-        self.buy = variant is Variant.REPLACE_BUYING
-        self.aside = variant is Variant.PUT_ASIDE
-        self.rank_points = ONE_POINT if self.replace else RANK_POINTS
-        # The cards bought (``replace``) or put aside (``aside``: exactly one) at most.
-        self.spend = spec.bound if self.replace else 1 if self.aside else 0
-        # Joker cards still to come after each position (Aces are all decided at position 1).
-        joker_cards = [n if joker else 0 for n, joker in zip(counts, mask, strict=True)]
-        self.supply_after = [0] * 16
-        for p in range(13, 1, -1):
-            self.supply_after[p - 1] = (
-                self.supply_after[p]
-                + joker_cards[p - 1]
-                + joker_cards[13 + p - 1]
-                + joker_cards[26 + p - 1]
-                + joker_cards[39 + p - 1]
-            )
-        self.tables = [suit_table(tuple(counts[s * 13 : s * 13 + 13])) for s in range(4)]
-        # At position 1: whether keeping an Ace for a run ending at Ace-high can help — only
-        # if a natural card of the suit lies within joker reach of the King, and no lower
-        # than the Ten: in a high run whose Ace is d >= 4 places above the nearest natural
-        # (d - 1 jokers between), the Ace can go low with two of those jokers (A-?-?) and
-        # the rest still makes a run, unless d == 4 and that natural is alone (10-?-?-?-A).
-        most_jokers = counts[JOKER_INDEX] + sum(joker_cards[:JOKER_INDEX])
-        lowest = 10 if self.replace else max(10, 13 - most_jokers)
-        self.reach = [list(t.reach) for t in self.tables]
-        for s, table in enumerate(self.tables):
-            self.reach[s][1] = 1 if any(table.at[q] for q in range(lowest, 14)) else 4
-        self.pure_ok = [(True,) * 16] * 4 if self.replace else [t.pure_ok for t in self.tables]
-        self.ahead = (
-            [0] * 17
-            if self.replace
-            else loose_ahead(counts, mask, self.rank_points, 1 if self.aside else 0)
+
+@lru_cache(maxsize=1 << 10)
+def _hand_plan(
+    counts: tuple[int, ...],
+    mask: tuple[bool, ...],
+    need: int,
+    joker_groups: bool,
+    max_set: int,
+    variant: Variant,
+    bound: int,
+) -> SweepPlan:
+    """:func:`plan_of` for a sweep of ``bound`` (read only with :attr:`Variant.REPLACE`'s),
+    without Option A."""
+    replace = variant.replaces
+    buy = variant is Variant.REPLACE_BUYING
+    aside = variant is Variant.PUT_ASIDE
+    rank_points = ONE_POINT if replace else RANK_POINTS
+    # The cards bought (``replace``) or put aside (``aside``: exactly one) at most.
+    spend = bound if replace else 1 if aside else 0
+    # Joker cards still to come after each position (Aces are all decided at position 1).
+    joker_cards = [n if joker else 0 for n, joker in zip(counts, mask, strict=True)]
+    supply_after = [0] * 16
+    for p in range(13, 1, -1):
+        supply_after[p - 1] = (
+            supply_after[p]
+            + joker_cards[p - 1]
+            + joker_cards[13 + p - 1]
+            + joker_cards[26 + p - 1]
+            + joker_cards[39 + p - 1]
         )
-        # The most pure groups the cards after each position could still form; when buying
-        # cards (at most the bound), by what is left to buy.
-        if self.buy:
-            pure_bought = [
-                pure_within([line_after(t.at, p) for t in self.tables], spec.bound, self.need)
-                for p in range(16)
-            ]
-            self.pure_left = [
-                [pure_bought[p][spec.bound - b] for b in range(self.spend + 1)] for p in range(16)
-            ]
-        else:
-            self.pure_left = [
-                [a + b + c + d] * (self.spend + 1)
-                for a, b, c, d in zip(*(t.groups_after for t in self.tables), strict=True)
-            ]
-        # Option A may need a short run to take spare jokers at its front: at most two when
-        # three spare jokers could form a joker group, else up to a 13-card run.
-        self.padding = (2 if rules.joker_groups else MAX_SEQUENCE - 3) if spec.exact else 0
-
-    def position(self, p: int, layer: Stage) -> tuple[list[Stage | None], Stage]:
-        """The stages of position ``p`` (the first from ``layer``), and the next layer."""
-        spec, need = self.spec, self.need
-        rank = p if p <= 13 else 1
-        kinds = [s * 13 + rank - 1 for s in range(4)]
-        copies = [spec.counts[i] if p <= 13 else 0 for i in kinds]
-        jokerish = tuple(spec.mask[i] for i in kinds)
-        points = 0 if p > 13 else self.rank_points[rank - 1]
-        limit = self.supply_after[p] if p <= 13 else 0
-        core = self.core
-        stage = core.marked(layer, need)
-        stages: list[Stage | None] = [stage]
-        # With cards of fewer than two suits here no set can form: the pool is loose at once
-        # (and a joker card, which may go to the pool only to sit in a set, may not).
-        setless = sum(1 for n in copies if n) < 2 and not self.aside
-        for s in range(4):
-            at_suit = AT_SUIT[s]
-            if (
-                not copies[s]
-                and not (self.buy and self.tables[s].near[p])
-                and core.idle(stage, at_suit)
-            ):
-                stages.append(None)  # this suit has nothing to do here
-                continue
-            # Joker cards the suits after this one could still supply at this position.
-            slack = limit + sum(copies[t] for t in range(s + 1, 4) if jokerish[t])
-            place = self._place(p, s, copies[s], jokerish[s], points if setless else None)
-            stage = core.suit_step(
-                stage,
-                SuitStep(
-                    at_suit,
-                    AT_POOL[s],
-                    place,
-                    slack,
-                    self.ahead[p],
-                    spec.bound,
-                    self.replace,
-                    spec.exact,
-                ),
-            )
-            stages.append(stage)
-        return stages, core.close_position(
-            stage,
-            Closing(
-                need,
-                self.spend,
-                self.pure_left[p],
-                setless,
-                jokerish,
-                points,
-                spec.rules.max_set_size,
-                limit,
-                self.ahead[p],
-                spec.bound,
-                self.replace,
-                self.aside,
-                spec.exact,
-            ),
+    tables = [suit_table(counts[s * 13 : s * 13 + 13]) for s in range(4)]
+    # At position 1: whether keeping an Ace for a run ending at Ace-high can help — only
+    # if a natural card of the suit lies within joker reach of the King, and no lower
+    # than the Ten: in a high run whose Ace is d >= 4 places above the nearest natural
+    # (d - 1 jokers between), the Ace can go low with two of those jokers (A-?-?) and
+    # the rest still makes a run, unless d == 4 and that natural is alone (10-?-?-?-A).
+    most_jokers = counts[JOKER_INDEX] + sum(joker_cards[:JOKER_INDEX])
+    lowest = 10 if replace else max(10, 13 - most_jokers)
+    reach = tuple((t.reach[0], 1 if any(t.at[lowest:14]) else 4, *t.reach[2:]) for t in tables)
+    ahead = [0] * 17 if replace else loose_ahead(counts, mask, rank_points, 1 if aside else 0)
+    # The most pure groups the cards after each position could still form; when buying
+    # cards (at most the bound), by what is left to buy.
+    if buy:
+        pure_bought = [
+            pure_within([line_after(t.at, p) for t in tables], bound, need) for p in range(16)
+        ]
+        pure_left = tuple(
+            tuple(pure_bought[p][bound - b] for b in range(spend + 1)) for p in range(16)
         )
-
-    def _place(self, p: int, s: int, copies: int, jokers: bool, setless: int | None) -> Place:
-        """What suit ``s``'s moves at position ``p`` depend on (``setless``: the points of a
-        loose card where no set can form here)."""
-        table, spec = self.tables[s], self.spec
-        if not jokers:
-            roles = _NATURAL
-        elif not spec.rules.joker_groups:
-            roles = _EITHER
-        else:
-            roles = _PURE_ONLY if self.pure_ok[s][p] else _TUNNELA_ONLY
-        buy = self.buy and table.near[p]
-        at = table.at
-        return Place(
-            copies,
-            roles,
-            PHASE_AT[p],
-            self.reach[s][p],
-            self.padding,
-            spec.exact,
-            at[p + 1] if p != 13 else -1,
-            at[p + 2] if p not in (12, 15) else -1,
-            None if setless is None else -1 if jokers else setless,
-            3 - copies if buy else 0,
-            self.replace,
-            self.aside,
-            not self.buy or bought_may_start(table.line, p, spec.bound),
+    else:
+        pure_left = tuple(
+            (a + b + c + d,) * (spend + 1)
+            for a, b, c, d in zip(*(t.groups_after for t in tables), strict=True)
         )
+    return SweepPlan(
+        need,
+        spend,
+        bound,
+        max_set,
+        0,
+        False,
+        replace,
+        buy,
+        aside,
+        joker_groups,
+        mask[:JOKER_INDEX],
+        rank_points,
+        tuple(supply_after),
+        tuple(ahead),
+        pure_left,
+        tuple(t.at for t in tables),
+        tuple(t.near for t in tables),
+        reach,
+        (_ALL_TRUE,) * 4 if replace else tuple(t.pure_ok for t in tables),
+        tuple(
+            tuple(bought_may_start(t.line, p, bound) for p in range(16)) if buy else _ALL_TRUE
+            for t in tables
+        ),
+    )
 
 
-# The roles of a suit's copies (when purity no longer matters, when it does).
-_NATURAL = (Role.NATURAL, Role.NATURAL)
-_EITHER = (Role.EITHER, Role.EITHER)
-_PURE_ONLY = (Role.JOKER_ONLY, Role.PURE_ONLY)
-_TUNNELA_ONLY = (Role.JOKER_ONLY, Role.TUNNELA_ONLY)
+_ALL_TRUE = (True,) * 16

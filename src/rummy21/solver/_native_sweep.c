@@ -1,0 +1,337 @@
+/* The positions of a sweep in one call: the twin of core.sweep_positions (and of
+ * core._position and core.place_at under it), #included by _native.c.
+ *
+ * core.py is the reference, and this follows it line for line: for each position the layer
+ * is marked, each suit that has something to do plays (suit_step, with the place worked out
+ * here as core.place_at does), and the position closes (close_position). Those three are the
+ * module's own functions, called directly with the tuples their Python callers would pass
+ * (a SuitStep holding a Place, a Closing), so that each is defined, and checks its input,
+ * in one place; building those tuples of small ints costs little beside a suit's step.
+ *
+ * What the positions read from the hand comes as a core.SweepPlan, read and checked whole
+ * before the first position (wrong lengths, types or numbers out of range: a Python
+ * exception).
+ */
+
+#define POSITIONS 15 /* the sweep's positions, 1..15 */
+#define KINDS 52     /* the card kinds of the four suits, suit by suit, Ace first */
+#define PLAN_FIELDS 20
+
+/* core.SweepPlan, read. */
+typedef struct {
+    long need, spend, bound, max_set, padding;
+    int exact, replace, buy, aside, joker_groups;
+    long mask[KINDS], rank_points[13], supply_after[16], ahead[17];
+    long at[4][17], near[4][16], reach[4][16], pure_ok[4][16], bought_starts[4][16];
+    PyObject *pure_left; /* owned: a tuple of the plan's rows, each checked */
+} SweepPlanC;
+
+/* ``n`` ints within low..high from the sequence ``obj`` (the plan's field ``what``). */
+static int
+plan_ints(PyObject *obj, Py_ssize_t n, long low, long high, const char *what, long *out)
+{
+    PyObject *seq = PySequence_Tuple(obj); /* (a list could change as its items are read) */
+    if (!seq)
+        return -1;
+    int status = -1;
+    if (PyTuple_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "a sweep plan's %s holds %zd numbers, not %zd", what, n,
+                     PyTuple_GET_SIZE(seq));
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (small_int(PyTuple_GET_ITEM(seq, i), low, high, what, &out[i]) < 0)
+            goto done;
+    }
+    status = 0;
+done:
+    Py_DECREF(seq);
+    return status;
+}
+
+/* A table of four suits, ``n`` ints each (``out``: 4 rows of ``n``). */
+static int
+plan_suits(PyObject *obj, Py_ssize_t n, long low, long high, const char *what, long *out)
+{
+    PyObject *seq = PySequence_Tuple(obj);
+    if (!seq)
+        return -1;
+    int status = -1;
+    if (PyTuple_GET_SIZE(seq) != 4) {
+        PyErr_Format(PyExc_ValueError, "a sweep plan's %s has a row for each of 4 suits", what);
+        goto done;
+    }
+    for (Py_ssize_t s = 0; s < 4; s++) {
+        if (plan_ints(PyTuple_GET_ITEM(seq, s), n, low, high, what, out + s * n) < 0)
+            goto done;
+    }
+    status = 0;
+done:
+    Py_DECREF(seq);
+    return status;
+}
+
+/* pure_left: 16 rows of ``spend + 1`` counts, kept as a tuple of its own (that no Python
+ * code run by the positions can shorten): each row goes on to a Closing. */
+static int
+plan_pure_left(PyObject *obj, long spend, PyObject **out)
+{
+    PyObject *seq = PySequence_Tuple(obj);
+    if (!seq)
+        return -1;
+    if (PyTuple_GET_SIZE(seq) != 16) {
+        PyErr_SetString(PyExc_ValueError, "a sweep plan's pure_left has a row for each of 16 positions");
+        Py_DECREF(seq);
+        return -1;
+    }
+    long row[128]; /* (spend is at most 127) */
+    for (Py_ssize_t p = 0; p < 16; p++) {
+        if (plan_ints(PyTuple_GET_ITEM(seq, p), spend + 1, 0, 1000, "pure_left", row) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    *out = seq;
+    return 0;
+}
+
+static int
+read_plan(PyObject *plan, SweepPlanC *c)
+{
+    c->pure_left = NULL;
+    if (!PyTuple_Check(plan) || PyTuple_GET_SIZE(plan) != PLAN_FIELDS) {
+        PyErr_SetString(PyExc_TypeError, "plan: a core.SweepPlan");
+        return -1;
+    }
+    if (field_long(plan, 0, 0, 63, "need", &c->need) < 0 || field_long(plan, 1, 0, 127, "spend", &c->spend) < 0 ||
+        field_long(plan, 2, -BIG, BIG, "bound", &c->bound) < 0 ||
+        field_long(plan, 3, 0, 100, "max_set", &c->max_set) < 0 ||
+        field_long(plan, 4, 0, 15, "padding", &c->padding) < 0 || field_bool(plan, 5, &c->exact) < 0 ||
+        field_bool(plan, 6, &c->replace) < 0 || field_bool(plan, 7, &c->buy) < 0 ||
+        field_bool(plan, 8, &c->aside) < 0 || field_bool(plan, 9, &c->joker_groups) < 0 ||
+        plan_ints(PyTuple_GET_ITEM(plan, 10), KINDS, 0, 1, "mask", c->mask) < 0 ||
+        plan_ints(PyTuple_GET_ITEM(plan, 11), 13, 0, SETLESS_MOST, "rank_points", c->rank_points) < 0 ||
+        plan_ints(PyTuple_GET_ITEM(plan, 12), 16, 0, 1000, "supply_after", c->supply_after) < 0 ||
+        plan_ints(PyTuple_GET_ITEM(plan, 13), 17, 0, BIG, "ahead", c->ahead) < 0 ||
+        plan_suits(PyTuple_GET_ITEM(plan, 15), 17, 0, 3, "at", &c->at[0][0]) < 0 ||
+        plan_suits(PyTuple_GET_ITEM(plan, 16), 16, 0, 1, "near", &c->near[0][0]) < 0 ||
+        plan_suits(PyTuple_GET_ITEM(plan, 17), 16, 1, 4, "reach", &c->reach[0][0]) < 0 ||
+        plan_suits(PyTuple_GET_ITEM(plan, 18), 16, 0, 1, "pure_ok", &c->pure_ok[0][0]) < 0 ||
+        plan_suits(PyTuple_GET_ITEM(plan, 19), 16, 0, 1, "bought_starts", &c->bought_starts[0][0]) < 0)
+        return -1;
+    return plan_pure_left(PyTuple_GET_ITEM(plan, 14), c->spend, &c->pure_left);
+}
+
+/* A new reference to True or False. */
+static inline PyObject *
+truth(long value)
+{
+    return Py_NewRef(value ? Py_True : Py_False);
+}
+
+/* core.place_at: what suit ``s``'s moves at position ``p`` depend on, as a moves.Place tuple
+ * (roles and phase as their numbers); ``setless`` < 0 for None. */
+static PyObject *
+place_at(const SweepPlanC *plan, int p, int s, int jokers, long setless)
+{
+    const long *at = plan->at[s];
+    long copies = at[p];
+    int roles[2];
+    if (!jokers)
+        roles[0] = roles[1] = R_NATURAL;
+    else if (!plan->joker_groups)
+        roles[0] = roles[1] = R_EITHER;
+    else {
+        roles[0] = R_JOKER_ONLY;
+        roles[1] = plan->pure_ok[s][p] ? R_PURE_ONLY : R_TUNNELA_ONLY;
+    }
+    int phase = p == 1 ? PH_FIRST : p == 3 ? PH_LOWMARK : p == 14 ? PH_LAST : p == 15 ? PH_CLOSE : PH_MID;
+    PyObject *role_items[2] = {PyLong_FromLong(roles[0]), PyLong_FromLong(roles[1])};
+    PyObject *items[13] = {
+        PyLong_FromLong(copies),
+        plain_tuple(role_items, 2),
+        PyLong_FromLong(phase),
+        PyLong_FromLong(plan->reach[s][p]),
+        PyLong_FromLong(plan->padding),
+        truth(plan->exact),
+        PyLong_FromLong(p != 13 ? at[p + 1] : -1),
+        PyLong_FromLong(p != 12 && p != 15 ? at[p + 2] : -1),
+        setless < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(jokers ? -1 : setless),
+        PyLong_FromLong(plan->buy && plan->near[s][p] ? 3 - copies : 0),
+        truth(plan->replace),
+        truth(plan->aside),
+        truth(plan->bought_starts[s][p]),
+    };
+    return plain_tuple(items, 13);
+}
+
+/* The stage after suit ``s`` plays at position ``p`` (core.suit_step with its SuitStep). */
+static PyObject *
+suit_step_at(const SweepPlanC *plan, PyObject *stage, int p, int s, int jokers, long setless, long slack)
+{
+    PyObject *items[8] = {
+        PyLong_FromLong(AT_SUIT[s]),
+        PyLong_FromLong(AT_POOLS + 2 * s), /* (packing.AT_POOL: two bits a suit) */
+        place_at(plan, p, s, jokers, setless),
+        PyLong_FromLong(slack),
+        PyLong_FromLong(plan->ahead[p]),
+        PyLong_FromLong(plan->bound),
+        truth(plan->replace),
+        truth(plan->exact),
+    };
+    PyObject *step = plain_tuple(items, 8);
+    if (!step)
+        return NULL;
+    PyObject *args[2] = {stage, step};
+    PyObject *out = suit_step(NULL, args, 2);
+    Py_DECREF(step);
+    return out;
+}
+
+/* The next layer (core.close_position with its Closing). */
+static PyObject *
+close_at(const SweepPlanC *plan, PyObject *stage, int p, const int jokerish[4], int setless, long points,
+         long limit)
+{
+    PyObject *suits[4] = {truth(jokerish[0]), truth(jokerish[1]), truth(jokerish[2]), truth(jokerish[3])};
+    PyObject *items[13] = {
+        PyLong_FromLong(plan->need),
+        PyLong_FromLong(plan->spend),
+        Py_NewRef(PyTuple_GET_ITEM(plan->pure_left, p)),
+        truth(setless),
+        plain_tuple(suits, 4),
+        PyLong_FromLong(points),
+        PyLong_FromLong(plan->max_set),
+        PyLong_FromLong(limit),
+        PyLong_FromLong(plan->ahead[p]),
+        PyLong_FromLong(plan->bound),
+        truth(plan->replace),
+        truth(plan->aside),
+        truth(plan->exact),
+    };
+    PyObject *closing = plain_tuple(items, 13);
+    if (!closing)
+        return NULL;
+    PyObject *args[2] = {stage, closing};
+    PyObject *out = close_position(NULL, args, 2);
+    Py_DECREF(closing);
+    return out;
+}
+
+/* Whether no state of ``stage`` has an open run in suit ``s`` (core.idle): -1 on error. */
+static int
+idle_suit(PyObject *stage, int s)
+{
+    PyObject *at = PyLong_FromLong(AT_SUIT[s]);
+    if (!at)
+        return -1;
+    PyObject *args[2] = {stage, at};
+    PyObject *answer = idle(NULL, args, 2);
+    Py_DECREF(at);
+    if (!answer)
+        return -1;
+    int out = answer == Py_True;
+    Py_DECREF(answer);
+    return out;
+}
+
+/* core._position: the stages of position ``p`` (the first from ``layer``) into ``*stages``
+ * (a list of five), and the next layer into ``*next``; -1 on error. */
+static int
+position(const SweepPlanC *plan, int p, PyObject *layer, PyObject **stages, PyObject **next)
+{
+    int rank = p <= 13 ? p : 1;
+    int copies[4], jokerish[4], held = 0;
+    for (int s = 0; s < 4; s++) {
+        copies[s] = (int)plan->at[s][p];
+        jokerish[s] = (int)plan->mask[s * 13 + rank - 1];
+        held += copies[s] != 0;
+    }
+    long points = p > 13 ? 0 : plan->rank_points[rank - 1];
+    long limit = plan->supply_after[p];
+    PyObject *out = PyList_New(5);
+    PyObject *need = PyLong_FromLong(plan->need);
+    PyObject *stage = NULL;
+    if (!out || !need)
+        goto fail;
+    PyObject *args[2] = {layer, need};
+    stage = marked(NULL, args, 2);
+    if (!stage)
+        goto fail;
+    PyList_SET_ITEM(out, 0, Py_NewRef(stage));
+    /* With cards of fewer than two suits here no set can form (see core._position). */
+    int setless = held < 2 && !plan->aside;
+    for (int s = 0; s < 4; s++) {
+        if (!copies[s] && !(plan->buy && plan->near[s][p])) {
+            int nothing = idle_suit(stage, s);
+            if (nothing < 0)
+                goto fail;
+            if (nothing) {
+                PyList_SET_ITEM(out, s + 1, Py_NewRef(Py_None));
+                continue;
+            }
+        }
+        long slack = limit;
+        for (int t = s + 1; t < 4; t++)
+            slack += jokerish[t] ? copies[t] : 0;
+        PyObject *after = suit_step_at(plan, stage, p, s, jokerish[s], setless ? points : -1, slack);
+        if (!after)
+            goto fail;
+        Py_SETREF(stage, after);
+        PyList_SET_ITEM(out, s + 1, Py_NewRef(stage));
+    }
+    *next = close_at(plan, stage, p, jokerish, setless, points, limit);
+    if (!*next)
+        goto fail;
+    Py_DECREF(stage);
+    Py_DECREF(need);
+    *stages = out;
+    return 0;
+fail:
+    Py_XDECREF(stage);
+    Py_XDECREF(need);
+    Py_XDECREF(out); /* (a list drops the items it holds; the rest are NULL) */
+    return -1;
+}
+
+/* core.sweep_positions(layer, plan): the stages of each position and each next layer. */
+static PyObject *
+sweep_positions(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (need_configured() < 0)
+        return NULL;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "sweep_positions(layer, plan)");
+        return NULL;
+    }
+    if (!as_stage(args[0]))
+        return NULL;
+    SweepPlanC plan;
+    if (read_plan(args[1], &plan) < 0)
+        return NULL;
+    if (active_calls == 0 && rows_count > ROWS_MOST)
+        rows_clear(); /* (as suit_step does; it will not while the positions run) */
+    PyObject *stages = PyList_New(POSITIONS), *layers = PyList_New(POSITIONS), *out = NULL;
+    PyObject *layer = Py_NewRef(args[0]);
+    if (!stages || !layers)
+        goto done;
+    active_calls++; /* (configure waits: the layout must not change between positions) */
+    for (int p = 1; p <= POSITIONS; p++) {
+        PyObject *here, *next;
+        if (position(&plan, p, layer, &here, &next) < 0) {
+            active_calls--;
+            goto done;
+        }
+        PyList_SET_ITEM(stages, p - 1, here);
+        PyList_SET_ITEM(layers, p - 1, Py_NewRef(next));
+        Py_SETREF(layer, next);
+    }
+    active_calls--;
+    out = PyTuple_Pack(2, stages, layers);
+done:
+    Py_XDECREF(stages);
+    Py_XDECREF(layers);
+    Py_DECREF(layer);
+    Py_DECREF(plan.pure_left);
+    return out;
+}

@@ -1,0 +1,227 @@
+"""A sweep's positions in one native call (``_native.sweep_positions``) against its twin,
+:func:`rummy21.solver.core.sweep_positions`.
+
+The twin is the reference: from the same first layer and the same plan, the native call must
+give the same stages (``None`` for the same idle suits) and the same layers — the same states
+with the same entries in the same order — for every variant of the sweep, Option A on and
+off, several bounds and rule sets, on generated hands and the benchmark corpora. A malformed
+plan is refused with a Python exception, never a crash. Skipped where the core is not built.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from handgen import near_complete, random_deal
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummy21.cards import ALL_CARDS, Card, counts_of, parse_cards
+from rummy21.jokers import Jokers
+from rummy21.ruleset import RuleSet
+from rummy21.solver import backend, core
+from rummy21.solver.core import SweepPlan
+from rummy21.solver.sweep import SweepSpec, Variant, _first_layer, plan_of
+
+native = backend.NATIVE
+pytestmark = pytest.mark.skipif(native is None, reason="the native core is not built")
+
+CLASSIC = RuleSet.preset("classic")
+RULES = {
+    "classic": CLASSIC,
+    "adda52": RuleSet.preset("adda52"),
+    "no-joker-groups": CLASSIC.with_(joker_groups=False),
+    "one-pure": CLASSIC.with_(pure_groups_needed=1),
+    "two-pure": CLASSIC.with_(pure_groups_needed=2),
+    "sets-of-three": CLASSIC.with_(max_set_size=3),
+}
+SPECS: dict[str, dict[str, Any]] = {
+    # (``hands``: generated hands per rule set; fewer where the states multiply)
+    "pure save": {"bound": 60, "hands": 40},
+    "bound 25": {"bound": 25, "hands": 40},
+    "nothing loose": {"bound": 0, "hands": 60},
+    "option A": {"bound": 0, "exact": True, "hands": 40},
+    "option A, bound 20": {"bound": 20, "exact": True, "hands": 20},
+    "put aside": {"bound": 30, "variant": Variant.PUT_ASIDE, "hands": 16},
+    "put aside, exact": {"bound": 10, "exact": True, "variant": Variant.PUT_ASIDE, "hands": 8},
+    "replace": {"bound": 3, "variant": Variant.REPLACE, "hands": 10},
+    "replace, exact": {"bound": 2, "exact": True, "variant": Variant.REPLACE, "hands": 6},
+    "replace, buying": {"bound": 1, "variant": Variant.REPLACE_BUYING, "hands": 4},
+    "replace, buying 2": {"bound": 2, "variant": Variant.REPLACE_BUYING, "hands": 2},
+}
+CORPUS = Path(__file__).resolve().parents[1] / "bench"
+
+
+def hands(seed: str, count: int, rules: RuleSet) -> Iterator[tuple[Card, list[Card]]]:
+    rng = random.Random(seed)
+    for i in range(count):
+        yield random_deal(rng, rules) if i % 2 else near_complete(rng, rules, None)
+
+
+def corpus(name: str, count: int) -> list[tuple[Card, list[Card]]]:
+    """The first ``count`` hands of ``bench/corpus_<name>.txt``."""
+    out: list[tuple[Card, list[Card]]] = []
+    for line in (CORPUS / f"corpus_{name}.txt").read_text().splitlines():
+        if line and not line.startswith("#") and len(out) < count:
+            cut, _, cards = line.partition(":")
+            out.append((Card.parse(cut), parse_cards(cards)))
+    return out
+
+
+def plus_one(hand: list[Card]) -> list[Card]:
+    """A 22-card hand: ``hand`` and one more card the shoe still holds (seeded by the hand)."""
+    counts = counts_of(hand)
+    room = [card for card in ALL_CARDS if counts[card.index] < 3]
+    return hand + [random.Random(str(hand)).choice(room)]
+
+
+def spec_of(cut: Card, hand: list[Card], rules: RuleSet, options: dict[str, Any]) -> SweepSpec:
+    variant = options.get("variant", Variant.PURE_SAVE)
+    if variant is Variant.PUT_ASIDE:
+        hand = plus_one(hand)
+    return SweepSpec(
+        counts_of(hand),
+        Jokers.from_cut(cut).joker_mask,
+        rules,
+        options["bound"],
+        exact=options.get("exact", False),
+        variant=variant,
+    )
+
+
+def positions(module: ModuleType, spec: SweepSpec) -> list[Any]:
+    """Every stage and layer ``module``'s sweep_positions gives for ``spec``, as plain lists."""
+    first = module.stage_from(_first_layer(spec))
+    stages, layers = module.sweep_positions(first, plan_of(spec))
+    assert len(stages) == len(layers) == 15
+    assert all(len(here) == 5 and here[0] is not None for here in stages)
+    out: list[Any] = [list(layer.items()) for layer in layers]
+    for here in stages:
+        out.append([None if stage is None else list(stage.items()) for stage in here])
+    return out
+
+
+def same_positions(spec: SweepSpec, what: str) -> None:
+    twin = positions(core, spec)
+    mine = positions(native, spec)  # type: ignore[arg-type]
+    assert mine == twin, what
+
+
+@pytest.mark.parametrize("rules_name", sorted(RULES))
+@pytest.mark.parametrize("label", sorted(SPECS))
+def test_every_position_is_the_twins(rules_name: str, label: str) -> None:
+    rules, options = RULES[rules_name], SPECS[label]
+    for cut, hand in hands(f"native-sweep/{rules_name}/{label}", options["hands"], rules):
+        spec = spec_of(cut, hand, rules, options)
+        same_positions(spec, f"{label}, {rules_name}: cut {cut}, {' '.join(map(str, hand))}")
+
+
+@pytest.mark.parametrize("name", ["near", "random"])
+@pytest.mark.parametrize("label", ["nothing loose", "option A", "bound 25", "put aside", "replace"])
+def test_the_corpus_hands_sweep_as_the_twin(name: str, label: str) -> None:
+    for cut, hand in corpus(name, 2 * SPECS[label]["hands"]):
+        spec = spec_of(cut, hand, CLASSIC, SPECS[label])
+        same_positions(spec, f"{label}: cut {cut}, {' '.join(map(str, hand))}")
+
+
+def test_the_sweep_runs_the_core_in_use() -> None:
+    """``sweep`` keeps the first layer, then the layers sweep_positions gives."""
+    from rummy21.solver.sweep import sweep
+
+    cut, hand = next(hands("native-sweep/shape", 1, CLASSIC))
+    spec = spec_of(cut, hand, CLASSIC, SPECS["pure save"])
+    for name, module in (("python", core), ("native", native)):
+        with backend.using(name):
+            run = sweep(spec)
+        assert run.core is module and len(run.layers) == 16 and len(run.stages) == 15
+        assert run.finals()
+
+
+# ------------------------------------------------------------------ bad input, no crash
+
+
+def valid_plan() -> tuple[Any, SweepPlan]:
+    """A native first layer and the plan of a generated hand."""
+    assert native is not None
+    cut, hand = next(hands("native-sweep/bad", 1, CLASSIC))
+    spec = spec_of(cut, hand, CLASSIC, SPECS["pure save"])
+    return native.stage_from(_first_layer(spec)), plan_of(spec)
+
+
+def altered(plan: SweepPlan, **fields: Any) -> SweepPlan:
+    """``plan`` with ``fields`` changed, to anything."""
+    return plan._replace(**fields)
+
+
+def with_row(table: tuple[Any, ...], i: int, row: Any) -> tuple[Any, ...]:
+    return (*table[:i], row, *table[i + 1 :])
+
+
+def test_a_malformed_plan_is_refused() -> None:
+    assert native is not None
+    layer, plan = valid_plan()
+    run = native.sweep_positions
+    bad_calls: list[Callable[[], object]] = [
+        lambda: run(layer),
+        lambda: run(layer, plan, plan),
+        lambda: run({}, plan),
+        lambda: run(layer, plan[:19]),
+        lambda: run(layer, list(plan)),
+        lambda: run(layer, altered(plan, need=64)),
+        lambda: run(layer, altered(plan, need=-1)),
+        lambda: run(layer, altered(plan, spend=128)),
+        lambda: run(layer, altered(plan, bound=1 << 80)),
+        lambda: run(layer, altered(plan, max_set="4")),
+        lambda: run(layer, altered(plan, padding=16)),
+        lambda: run(layer, altered(plan, mask=plan.mask[:51])),
+        lambda: run(layer, altered(plan, mask=(*plan.mask[:51], 2))),
+        lambda: run(layer, altered(plan, rank_points=None)),
+        lambda: run(layer, altered(plan, supply_after=plan.supply_after[:15])),
+        lambda: run(layer, altered(plan, ahead=(*plan.ahead[:16], -1))),
+        lambda: run(layer, altered(plan, pure_left=plan.pure_left[:15])),
+        lambda: run(layer, altered(plan, pure_left=with_row(plan.pure_left, 3, ()))),
+        lambda: run(layer, altered(plan, pure_left=with_row(plan.pure_left, 3, (0, 0)))),
+        lambda: run(layer, altered(plan, pure_left=with_row(plan.pure_left, 3, ("x",)))),
+        lambda: run(layer, altered(plan, pure_left=5)),
+        lambda: run(layer, altered(plan, at=plan.at[:3])),
+        lambda: run(layer, altered(plan, at=with_row(plan.at, 2, plan.at[2][:16]))),
+        lambda: run(layer, altered(plan, at=with_row(plan.at, 2, (4,) * 17))),
+        lambda: run(layer, altered(plan, near=with_row(plan.near, 0, (2,) * 16))),
+        lambda: run(layer, altered(plan, reach=with_row(plan.reach, 1, (0,) * 16))),
+        lambda: run(layer, altered(plan, pure_ok="x" * 4)),
+        lambda: run(layer, altered(plan, bought_starts=(None,) * 4)),
+    ]
+    for call in bad_calls:
+        with pytest.raises((TypeError, ValueError, OverflowError)):
+            call()
+    stages, layers = run(layer, plan)  # (and still fine)
+    assert len(stages) == len(layers) == 15
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    field=st.integers(0, 19),
+    junk=st.recursive(
+        st.none() | st.booleans() | st.integers(-(1 << 70), 1 << 70) | st.text(max_size=3),
+        lambda inner: st.lists(inner, max_size=18).map(tuple) | st.lists(inner, max_size=4),
+        max_leaves=40,
+    ),
+)
+def test_random_plans_raise_or_sweep_and_never_crash(field: int, junk: Any) -> None:
+    assert native is not None
+    layer, plan = valid_plan()
+    calls: tuple[Callable[[], object], ...] = (
+        lambda: native.sweep_positions(layer, junk),
+        lambda: native.sweep_positions(junk, plan),
+        lambda: native.sweep_positions(layer, with_row(plan, field, junk)),
+    )
+    for call in calls:
+        try:
+            call()
+        except (TypeError, ValueError, OverflowError):
+            pass
