@@ -227,11 +227,14 @@ def _analyze_with_discard(
         (i for i in range(TYPE_COUNT) if counts[i] and i != kept),
         key=lambda i: (mask[i], -ALL_CARDS[i].points, i),
     )
+    whole = _tally(counts, jokers)
     best: tuple[_Rank, _Reading, tuple[int, ...]] | None = None
     for index in order:
+        tally = _tally_moved(whole, counts[index], index, mask, -1)
         counts[index] -= 1
-        if best is None or _best_possible(counts, index, jokers, rules) < best[0]:
-            reading = _read(counts, jokers, rules, best[0] if best else None)
+        possible = max_pure_groups(counts) >= rules.pure_groups_needed
+        if best is None or _best_possible(counts, index, tally, possible, jokers, rules) < best[0]:
+            reading = _read(counts, jokers, rules, best[0] if best else None, tally, possible)
             if reading is not None:
                 rank = (not reading.options, reading.points, -reading.value.points, index)
                 if best is None or rank < best[0]:
@@ -247,13 +250,19 @@ _Rank = tuple[bool, int, int, int]
 value points, the card's index."""
 
 
-def _best_possible(counts: Sequence[int], index: int, jokers: Jokers, rules: RuleSet) -> _Rank:
-    """The best rank the 21 cards ``counts`` could have, put-aside card ``index``: valid with
-    no penalty, unless no option can hold."""
+def _best_possible(
+    counts: Sequence[int],
+    index: int,
+    tally: _Tally,
+    possible: bool,
+    jokers: Jokers,
+    rules: RuleSet,
+) -> _Rank:
+    """The best rank the 21 cards ``counts`` (``tally``; ``possible``: enough pure groups may
+    form) could have, put-aside card ``index``: valid with no penalty, unless no option can
+    hold."""
     points, _ = rules.value_points(*jokers.value_counts_of(counts))
-    may_be_valid = max_pure_groups(counts) >= rules.pure_groups_needed or any(
-        _holds(_tally(counts, jokers), rules).values()
-    )
+    may_be_valid = possible or any(_holds(tally, rules).values())
     return (not may_be_valid, 0, -points, index)
 
 
@@ -393,17 +402,25 @@ class _Reading(NamedTuple):
 
 
 def _read(
-    counts: Sequence[int], jokers: Jokers, rules: RuleSet, beat: _Rank | None
+    counts: Sequence[int],
+    jokers: Jokers,
+    rules: RuleSet,
+    beat: _Rank | None,
+    tally: _Tally | None = None,
+    possible: bool | None = None,
 ) -> _Reading | None:
     """The reading in numbers, or ``None`` if it cannot rank before ``beat`` (see
-    :func:`_analyze_with_discard`)."""
-    tally = _tally(counts, jokers)
+    :func:`_analyze_with_discard`, which passes the ``tally`` of the counts and whether
+    enough pure groups may form, ``possible``, when it knows them)."""
+    if tally is None:
+        tally = _tally(counts, jokers)
+    if possible is None:
+        possible = max_pure_groups(counts) >= rules.pure_groups_needed
     full, dublee, enough = _saves_of(tally, rules)
     holds = _holds(tally, rules)
     bound = enough
     if beat is not None and beat[1] < rules.full_count_cap:
         bound = min(bound, beat[1])  # a higher penalty could not rank first
-    possible = max_pure_groups(counts) >= rules.pure_groups_needed
     solution = solve_unchecked(counts, jokers, rules, bound=bound) if possible else _NO_SOLUTION
     holds[Option.A] = solution.option_a is not None
     options = tuple(o for o in OPTIONS if holds[o])
