@@ -16,7 +16,7 @@ from rummy21.bots.base import Bot
 from rummy21.bots.evaluate import Reading, penalty_after
 from rummy21.bots.greedy import GreedyBot, Release, best_release
 from rummy21.bots.random_bot import RandomBot
-from rummy21.bots.runner import play_deal, play_match
+from rummy21.bots.runner import DEFAULT_TURN_LIMIT, play_deal, play_match
 
 BOT_NAMES = ("greedy", "random")
 
@@ -58,6 +58,7 @@ def make_bots(names: Sequence[str], seed: int | None = None) -> list[Bot]:
 
 __all__ = [
     "BOT_NAMES",
+    "DEFAULT_TURN_LIMIT",
     "Bot",
     "GreedyBot",
     "RandomBot",

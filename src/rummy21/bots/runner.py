@@ -20,6 +20,10 @@ from rummy21.game.match import DealRecord, Match
 from rummy21.game.settlement import Settlement
 from rummy21.game.table import Table
 
+DEFAULT_TURN_LIMIT = 500
+"""Turns before a deal among bots is a wash when the rule set sets no limit (``simulate`` and
+``tournament``): two weak bots may otherwise never end one."""
+
 Observer = Callable[[Table, Action, Event], None]
 
 

@@ -20,6 +20,7 @@ import typer
 from rummy21.analysis import Analysis, analyze
 from rummy21.cards import CardError
 from rummy21.cli import app
+from rummy21.cli.options import rules_option
 from rummy21.distance import Distance, distance
 from rummy21.ruleset import RuleSet
 from rummy21.solver import paused_collection
@@ -241,7 +242,7 @@ def _fail(message: str) -> NoReturn:
 def analyze_command(
     hand: list[str] | None = typer.Argument(None, help='21 or 22 cards, e.g. "AS 2S 3S …"'),
     cut: str | None = typer.Option(None, "--cut", help="The cut card, e.g. 5H or JK."),
-    rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
+    rules: str = rules_option(),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per hand."),
     batch: str | None = typer.Option(
         None, "--batch", help="Read 'CUT: CARDS' lines from FILE (- for stdin)."

@@ -24,6 +24,7 @@ from rummy21.bots.advice import Advice, advise
 from rummy21.cards import Card, CardError, counts_of
 from rummy21.cli import app
 from rummy21.cli.card_text import card_text, cards_text, pretty_cards
+from rummy21.cli.options import rules_option
 from rummy21.game import (
     Declare,
     Discard,
@@ -643,7 +644,7 @@ def play_command(
         "--bots",
         help="Comma-separated bots for the other seats, repeated to fill them: greedy, random.",
     ),
-    rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
+    rules: str = rules_option(),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible deals."),
     deals: int = typer.Option(0, "--deals", help="Stop after this many deals (0: until you quit)."),
     point_value: str = typer.Option(

@@ -16,12 +16,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from rummy21.bots import make_bots, parse_bot_names, play_deal
+from rummy21.bots import DEFAULT_TURN_LIMIT, make_bots, parse_bot_names, play_deal
 from rummy21.cli import app
+from rummy21.cli.options import rules_option, turn_limit_option
 from rummy21.game.match import DealRecord, Match
 from rummy21.ruleset import RuleSet
-
-DEFAULT_TURN_LIMIT = 500
 
 
 def simulate(
@@ -76,13 +75,8 @@ def simulate_command(
         "--bots",
         help="Comma-separated bots by seat, repeated to fill the table: greedy, random.",
     ),
-    turn_limit: int | None = typer.Option(
-        None,
-        "--turn-limit",
-        help=f"Turns before a deal is a wash (default {DEFAULT_TURN_LIMIT}"
-        " unless the rule set has one; 0 for none).",
-    ),
-    rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
+    turn_limit: int | None = turn_limit_option(),
+    rules: str = rules_option(),
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per deal, then a summary line."
     ),

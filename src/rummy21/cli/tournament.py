@@ -28,6 +28,7 @@ from rich.table import Table as RichTable
 
 from rummy21.bots import BOT_NAMES
 from rummy21.cli import OUTPUT_FAILED, app
+from rummy21.cli.options import rules_option, turn_limit_option
 from rummy21.tournament import (
     BACKENDS,
     MAX_JOBS,
@@ -46,7 +47,6 @@ from rummy21.tournament import (
     summarize,
 )
 from rummy21.tournament.report import duration
-from rummy21.tournament.settings import DEFAULT_TURN_LIMIT
 
 EXIT_INTERRUPTED = 130
 
@@ -77,13 +77,8 @@ def tournament_command(
     address: str | None = typer.Option(
         None, "--address", help="With --backend ray: an existing Ray cluster (e.g. auto)."
     ),
-    turn_limit: int | None = typer.Option(
-        None,
-        "--turn-limit",
-        help=f"Turns before a deal is a wash (default {DEFAULT_TURN_LIMIT}"
-        " unless the rule set has one; 0 for none).",
-    ),
-    rules: str = typer.Option("classic", "--rules", help="Rule set: classic or adda52."),
+    turn_limit: int | None = turn_limit_option(),
+    rules: str = rules_option(),
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per shoe, in order, then a summary line."
     ),

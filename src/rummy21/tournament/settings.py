@@ -18,11 +18,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rummy21.bots import BOT_NAMES
+from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT
 from rummy21.ruleset import RuleSet
-
-DEFAULT_TURN_LIMIT = 500
-"""Turns before a deal is a wash, unless the rule set has a limit (as ``rummy21 simulate``)."""
 
 
 @dataclass(frozen=True, slots=True)
