@@ -6,7 +6,6 @@ from typing import Any
 
 import typer
 
-from rummy21.bots import DEFAULT_TURN_LIMIT
 from rummy21.ruleset import PRESETS
 
 
@@ -15,11 +14,13 @@ def rules_option() -> Any:
     return typer.Option("classic", "--rules", help=f"Rule set: {' or '.join(PRESETS)}.")
 
 
-def turn_limit_option() -> Any:
-    """``--turn-limit N``: turns before a deal among bots is a wash (0: none)."""
+def turn_limit_option(default: int) -> Any:
+    """``--turn-limit N``: turns before a deal among bots is a wash (0: none), ``default``
+    when the rule set has no limit. (Passed in: this module is imported by every command,
+    and the bots' own constant would import the bots for ``analyze`` too.)"""
     return typer.Option(
         None,
         "--turn-limit",
-        help=f"Turns before a deal is a wash (default {DEFAULT_TURN_LIMIT}"
+        help=f"Turns before a deal is a wash (default {default}"
         " unless the rule set has one; 0 for none).",
     )

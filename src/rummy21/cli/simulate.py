@@ -75,7 +75,7 @@ def simulate_command(
         "--bots",
         help="Comma-separated bots by seat, repeated to fill the table: greedy, random.",
     ),
-    turn_limit: int | None = turn_limit_option(),
+    turn_limit: int | None = turn_limit_option(DEFAULT_TURN_LIMIT),
     rules: str = rules_option(),
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per deal, then a summary line."

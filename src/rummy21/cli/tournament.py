@@ -26,7 +26,7 @@ from rich.progress import (
 from rich.table import Column
 from rich.table import Table as RichTable
 
-from rummy21.bots import BOT_NAMES
+from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT
 from rummy21.cli import OUTPUT_FAILED, app
 from rummy21.cli.options import rules_option, turn_limit_option
 from rummy21.tournament import (
@@ -77,7 +77,7 @@ def tournament_command(
     address: str | None = typer.Option(
         None, "--address", help="With --backend ray: an existing Ray cluster (e.g. auto)."
     ),
-    turn_limit: int | None = turn_limit_option(),
+    turn_limit: int | None = turn_limit_option(DEFAULT_TURN_LIMIT),
     rules: str = rules_option(),
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per shoe, in order, then a summary line."
