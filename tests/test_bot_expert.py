@@ -6,6 +6,7 @@ Expert turns read a few hundred hands with the solver: games here are few, short
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -16,6 +17,7 @@ from rummy21.cards import Card, canonical_shoe, counts_of, parse_cards
 from rummy21.game import Declare, Discard, Draw, Source, Table
 from rummy21.game.actions import Action
 from rummy21.game.dealing import arrange_shoe
+from rummy21.game.view import View
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.tournament.run import run_shoes
@@ -85,11 +87,11 @@ class _Passer:
 
     name = "passer"
 
-    def choose(self, view: object, legal: list[Action]) -> Action:
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if Draw(Source.STOCK) in legal:
             return Draw(Source.STOCK)
-        drawn = getattr(view, "drawn")
-        return Discard(drawn)
+        assert view.drawn is not None
+        return Discard(view.drawn)
 
 
 def test_expert_sees_only_its_view() -> None:
@@ -99,7 +101,7 @@ def test_expert_sees_only_its_view() -> None:
     runs = []
     for world in range(3):
         table = _world(random.Random(world), own, head, cut, top)
-        bots: list[Bot] = [ExpertBot(), _Passer(), _Passer()]  # type: ignore[list-item]
+        bots: list[Bot] = [ExpertBot(), _Passer(), _Passer()]
         seen = []
         while not table.over and table.turns < 24:
             seat = table.turn

@@ -101,7 +101,7 @@ class ExpertBot:
             return [], 1.0
         mask = jokers.joker_mask
         held = [i for i in range(JOKER_INDEX) if counts[i] and not mask[i]]
-        near = set()
+        near: set[int] = set()
         for i in held:
             near.update(NEAR[i])
         draws = [(d, live[d] / total) for d in sorted(near) if live[d] and not mask[d]]
