@@ -18,9 +18,10 @@ import rummy21.tournament.settings as settings_module
 from rummy21.bots.expert import ExpertBot
 from rummy21.tournament.run import run_shoes
 from rummy21.tournament.settings import Settings
+from rummy21.tournament.stats import mean_interval
 from rummy21.tournament.summary import summarize
 
-_VARIANTS: dict[str, dict[str, float]] = {}
+_VARIANTS: dict[str, dict[str, float | int]] = {}
 _make_bot = bots.make_bot
 
 
@@ -43,13 +44,25 @@ def main() -> None:
     bots.make_bot = _make
     for text in args.variants:
         label, _, params = text.partition(":")
-        kwargs = {k: float(v) for k, v in (p.split("=") for p in params.split(",") if p)}
+        kwargs = {
+            k: float(v) if "." in v else int(v)
+            for k, v in (p.split("=") for p in params.split(",") if p)
+        }
         _VARIANTS[label.lower()] = kwargs
     setattr(settings_module, "BOT_NAMES", (*bots.BOT_NAMES, *_VARIANTS))  # noqa: B010
+    first: list[float] | None = None
     for label in _VARIANTS:
         settings = Settings((label, "greedy"), args.players, args.deals, args.seed, turn_limit=500)
         start = time.time()
-        summary = summarize(settings, run_shoes(settings, range(args.deals), jobs=args.jobs))
+        records = list(run_shoes(settings, range(args.deals), jobs=args.jobs))
+        summary = summarize(settings, records)
+        per_shoe = [r.means(2)[0] - r.means(2)[1] for r in sorted(records, key=lambda r: r.number)]
+        versus = ""
+        if first is None:
+            first = per_shoe
+        else:  # the same shoes: the variant against the first one, paired by shoe
+            paired = mean_interval([a - b for a, b in zip(per_shoe, first, strict=True)])
+            versus = f" vs first {paired.mean:+.1f} [{paired.low:+.1f}, {paired.high:+.1f}]"
         pair = next(p for p in summary.pairs if {p.first, p.second} == {label, "greedy"})
         sign = 1 if pair.first == label else -1
         d = pair.difference
@@ -59,7 +72,7 @@ def main() -> None:
             f"{label:12s} {_VARIANTS[label]!s:40s} "
             f"{sign * d.mean:+7.1f} [{low:+6.1f}, {high:+6.1f}] "
             f"median {timing.to_dict()['median_ms']} ms p99 {timing.to_dict()['p99_ms']} ms "
-            f"{time.time() - start:.0f}s",
+            f"{time.time() - start:.0f}s{versus}",
             flush=True,
         )
 

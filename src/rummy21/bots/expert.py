@@ -8,14 +8,16 @@ randomness), so the server may build a fresh one for every move.
   its live copies.
 * **Discard**: the cards whose removal leaves the lowest penalty (within ``margin`` points, at
   most ``width`` of them, never a joker while a non-joker is left) are compared by the
-  *expected* penalty after the next draw: for each live card that could help, the penalty
-  after drawing it and putting aside the best other candidate, a draw that completes a valid
-  hand counting ``-win_bonus``. Penalties and validity come from the engine (all options: a
-  hand heading for pure sequences and one heading for dublees are read by the same numbers,
-  so the route follows the hand and the live cards). A card next to those the next player
+  *expected* penalty after the next draw. For each live card ``d`` and each pair of
+  candidates, the hand keeps ``d`` and lets the pair go; the solver reads it when ``d`` is a
+  joker or can join a candidate still held, points alone otherwise (``d`` stays loose in place
+  of a dearer loose card, or is put aside again). A hand that becomes a valid declaration
+  counts ``-win_bonus``. Penalties and validity come from the engine (every option: a hand
+  heading for pure sequences and one heading for dublees are read by the same numbers, so
+  the route follows the hand and the live cards). A card next to those the next player
   visibly collects costs ``feed`` points more.
 * **Draw**: the open card when the penalty after taking it is below the expected penalty
-  after a stock draw.
+  after a stock draw (by more than ``take_margin``).
 * **Declare** as soon as it can, with the finish card that keeps the most value points.
 * **Drop** before drawing when the hand is hopeless (no pure save, few jokers and pure runs,
   a penalty of at least ``drop_points``) and the expected loss exceeds ``view.drop_cost``.
@@ -61,6 +63,7 @@ def _near(index: int) -> tuple[int, ...]:
 
 
 NEAR: tuple[tuple[int, ...], ...] = tuple(_near(i) for i in range(JOKER_INDEX))
+NEAR_SETS: tuple[frozenset[int], ...] = tuple(frozenset(n) for n in NEAR)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -75,41 +78,49 @@ class ExpertBot:
 
     def __init__(
         self,
-        margin: int = 10,
-        width: int = 4,
+        margin: int = 15,
+        width: int = 6,
         win_bonus: int = 40,
         feed: float = 3.0,
         drop_points: int = 80,
+        take_margin: float = 0.0,
+        prune: bool = True,
     ) -> None:
+        self.prune = prune
         self.margin, self.width, self.win_bonus = margin, width, win_bonus
-        self.feed, self.drop_points = feed, drop_points
+        self.feed, self.drop_points, self.take_margin = feed, drop_points, take_margin
 
     # -- readings -------------------------------------------------------------------------
 
     def _eff(self, reading: Reading) -> int:
         return -self.win_bonus if reading.valid else reading.points
 
-    def _draws(
-        self, counts: Sequence[int], jokers: Jokers, public: Public
-    ) -> tuple[list[tuple[int, float]], float]:
-        """The draws worth reading for a hand (card type, probability), and the probability
-        of every other draw (those change nothing: the drawn card is put aside again).
-        Jokers are read once, as the joker type with the most live copies."""
+    def _draws(self, jokers: Jokers, public: Public) -> list[tuple[int, float]]:
+        """Every card that may come next (card type, probability by live copies); jokers
+        once, as the joker type with the most live copies (they all fill any group)."""
         live = public.live
         total = sum(live)
         if not total:
-            return [], 1.0
+            return []
         mask = jokers.joker_mask
-        held = [i for i in range(JOKER_INDEX) if counts[i] and not mask[i]]
-        near: set[int] = set()
-        for i in held:
-            near.update(NEAR[i])
-        draws = [(d, live[d] / total) for d in sorted(near) if live[d] and not mask[d]]
+        draws = [(d, live[d] / total) for d in range(TYPE_COUNT) if live[d] and not mask[d]]
         joker_live = sum(n for i, n in enumerate(live) if mask[i])
         if joker_live:
             stand_in = max((i for i in range(TYPE_COUNT) if mask[i]), key=lambda i: live[i])
             draws.append((stand_in, joker_live / total))
-        return draws, 1.0 - sum(p for _, p in draws)
+        return draws
+
+    def _read_pair(self, d: int, keep: Sequence[int], mask: Sequence[bool]) -> bool:
+        """Whether the draw ``d`` is worth a solver reading once the pair is let go: a
+        joker, or a card that can join one of the candidates ``keep`` still held. Other
+        draws are read by points alone (:meth:`_swap`)."""
+        return not self.prune or mask[d] or any(d in NEAR_SETS[e] for e in keep)
+
+    @staticmethod
+    def _swap(points: int, out: int, d: int) -> int:
+        """The penalty after drawing ``d`` that joins nothing: keep it loose in place of a
+        loose card worth ``out`` points if that is cheaper, else put it aside again."""
+        return max(0, points - max(0, out - Card(d).points))
 
     def _ranking(self, counts: list[int], blocked: int | None, view: View) -> dict[int, Reading]:
         """The reading of the hand left by letting go each card type (not ``blocked``)."""
@@ -171,14 +182,15 @@ class ExpertBot:
         if len(candidates) == 1:
             return Discard(Card(candidates[0]))
         public = read_public(view)
-        draws, rest = self._draws(counts, jokers, public)
-        cut, rules = view.cut, view.rules
-        expected = {c: rest * self._eff(ranking[c]) for c in candidates}
-        for d, p in draws:
+        cut, rules, mask = view.cut, view.rules, jokers.joker_mask
+        expected = dict.fromkeys(candidates, 0.0)
+        pairs = [(c, a) for c, a in permutations(candidates, 2) if c < a]
+        for d, p in self._draws(jokers, public):
             counts[d] += 1
             best = {c: self._eff(ranking[c]) for c in candidates}
-            for c, a in permutations(candidates, 2):
-                if c < a:  # the pair leaves the same hand either way
+            for c, a in pairs:  # the pair leaves the same hand whichever is discarded now
+                keep = [e for e in candidates if e != c and e != a]
+                if self._read_pair(d, keep, mask):
                     counts[c] -= 1
                     counts[a] -= 1
                     value = self._eff(penalty_after(counts, cut, rules))
@@ -186,6 +198,11 @@ class ExpertBot:
                     counts[a] += 1
                     best[c] = min(best[c], value)
                     best[a] = min(best[a], value)
+                else:
+                    swap_c = self._swap(ranking[c].points, Card(a).points, d)
+                    swap_a = self._swap(ranking[a].points, Card(c).points, d)
+                    best[c] = min(best[c], swap_c)
+                    best[a] = min(best[a], swap_a)
             counts[d] -= 1
             for c in candidates:
                 expected[c] += p * best[c]
@@ -228,20 +245,23 @@ class ExpertBot:
         taken = min(self._eff(ranking[c]) for c in candidates)
         if taken >= self._eff(now):
             return False
-        draws, rest = self._draws(counts, jokers, read_public(view))
-        stock = rest * self._eff(now)
-        for d, p in draws:
+        mask = jokers.joker_mask
+        stock = 0.0
+        for d, p in self._draws(jokers, read_public(view)):
             counts[d] += 1
             best = self._eff(now)
             for a in candidates:
                 if not counts[a]:
                     continue
-                counts[a] -= 1
-                best = min(best, self._eff(penalty_after(counts, cut, rules)))
-                counts[a] += 1
+                if self._read_pair(d, [e for e in candidates if e != a], mask):
+                    counts[a] -= 1
+                    best = min(best, self._eff(penalty_after(counts, cut, rules)))
+                    counts[a] += 1
+                else:
+                    best = min(best, self._swap(now.points, Card(a).points, d))
             counts[d] -= 1
             stock += p * best
-        return taken < stock
+        return taken < stock - self.take_margin
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         counts = counts_of(view.hand)
