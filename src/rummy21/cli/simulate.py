@@ -74,7 +74,7 @@ def simulate_command(
     bots: str = typer.Option(
         "random",
         "--bots",
-        help="Comma-separated bots by seat, repeated to fill the table: greedy, random.",
+        help="Comma-separated bots by seat, repeated to fill the table: expert, greedy, random.",
     ),
     turn_limit: int | None = typer.Option(
         None,
