@@ -178,3 +178,17 @@ def test_a_tiny_tournament_runs() -> None:
     settings = Settings(("expert", "greedy"), players=2, deals=2, seed=1, turn_limit=60)
     summary = summarize(settings, run_shoes(settings, range(2), jobs=1))
     assert summary.shoes == 2 and {b.label for b in summary.bots} == {"expert", "greedy"}
+
+
+def test_the_server_seats_and_runs_an_expert() -> None:
+    pytest.importorskip("pydantic")
+    from rummy21.server.protocol import CreateTable
+    from rummy21.server.scheduler import choose_bot_action
+
+    made = CreateTable(name="Asha", seats=["human", "expert", "greedy", "random"])
+    assert made.seats[1] == "expert"
+    table = Table(2, seed=6)
+    seat = table.turn
+    assert seat is not None
+    action = choose_bot_action("expert", 1, table.view(seat), table.legal_actions())
+    assert action in table.legal_actions()
