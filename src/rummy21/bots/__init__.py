@@ -1,11 +1,12 @@
-"""Bots to play against: ``random`` (seeded legal moves) and ``greedy`` (solver-based).
+"""Bots to play against: ``random`` (seeded legal moves), ``greedy`` (solver-based, one ply)
+and ``expert`` (live cards, a one-draw lookahead).
 
 >>> [bot.name for bot in make_bots(["greedy", "random"], seed=1)]
 ['greedy', 'random']
 >>> make_bot("clever")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'clever'; choose one of greedy, random
+ValueError: unknown bot 'clever'; choose one of expert, greedy, random
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from collections.abc import Sequence
 
 from rummy21.bots.base import Bot
 from rummy21.bots.evaluate import Reading, penalty_after
+from rummy21.bots.expert import ExpertBot
 from rummy21.bots.greedy import GreedyBot, Release, best_release
 from rummy21.bots.random_bot import RandomBot
 from rummy21.bots.runner import DEFAULT_TURN_LIMIT, play_deal, play_match
 
-BOT_NAMES = ("greedy", "random")
+BOT_NAMES = ("expert", "greedy", "random")
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
@@ -28,6 +30,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return RandomBot(seed)
     if key == "greedy":
         return GreedyBot()
+    if key == "expert":
+        return ExpertBot()
     raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
 
 
@@ -60,6 +64,7 @@ __all__ = [
     "BOT_NAMES",
     "DEFAULT_TURN_LIMIT",
     "Bot",
+    "ExpertBot",
     "GreedyBot",
     "RandomBot",
     "Reading",

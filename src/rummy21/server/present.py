@@ -480,9 +480,12 @@ def away_notice(bot: str, turns: int | None) -> str:
     'A greedy bot was playing for you while you were away; it has not had a turn yet.'
     >>> away_notice("random", None)
     'A random bot played for you while you were away.'
+    >>> away_notice("expert", 2)
+    'An expert bot played for you while you were away (2 turns).'
     """
+    a = "An" if bot[:1].lower() in "aeiou" else "A"
     if turns is None:
-        return f"A {bot} bot played for you while you were away."
+        return f"{a} {bot} bot played for you while you were away."
     if turns == 0:
-        return f"A {bot} bot was playing for you while you were away; it has not had a turn yet."
-    return f"A {bot} bot played for you while you were away ({turns} turn{'s' * (turns != 1)})."
+        return f"{a} {bot} bot was playing for you while you were away; it has not had a turn yet."
+    return f"{a} {bot} bot played for you while you were away ({turns} turn{'s' * (turns != 1)})."

@@ -14,8 +14,9 @@ function seatChoices() {
     const select = el(
       "select",
       { "aria-label": `Seat ${seat + 1}`, name: `seat${seat}` },
-      el("option", { value: "greedy" }, "Greedy bot"),
-      el("option", { value: "random" }, "Random bot"),
+      el("option", { value: "random" }, "Easy bot"),
+      el("option", { value: "greedy" }, "Medium bot"),
+      el("option", { value: "expert" }, "Hard bot"),
       el("option", { value: "human" }, "Open seat (a friend)"),
     );
     select.value = previous[seat - 1] || "greedy";

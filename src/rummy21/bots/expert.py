@@ -1,0 +1,279 @@
+"""The ``expert`` bot: greedy's solver readings plus a one-draw lookahead on live cards.
+
+It sees only its :class:`~rummy21.game.view.View` and is a pure function of it (no memory, no
+randomness), so the server may build a fresh one for every move.
+
+* **Live cards** (:mod:`rummy21.bots.tracking`): every copy not in its hand, the open pile, or
+  an opponent's open-pile pick-ups may still come; a draw of card ``d`` has the probability of
+  its live copies.
+* **Discard**: the cards whose removal leaves the lowest penalty (within ``margin`` points, at
+  most ``width`` of them, never a joker while a non-joker is left) are compared by the
+  *expected* penalty after the next draw. For each live card ``d`` and each pair of
+  candidates, the hand keeps ``d`` and lets the pair go; the solver reads it when ``d`` is a
+  joker or can join a candidate still held, points alone otherwise (``d`` stays loose in place
+  of a dearer loose card, or is put aside again). A hand that becomes a valid declaration
+  counts ``-win_bonus``. Penalties and validity come from the engine (every option: a hand
+  heading for pure sequences and one heading for dublees are read by the same numbers, so
+  the route follows the hand and the live cards). A card next to those the next player
+  visibly collects costs ``feed`` points more.
+* **Draw**: the open card when the penalty after taking it is below the expected penalty
+  after a stock draw (by more than ``take_margin``).
+* **Declare** as soon as it can, with the finish card that keeps the most value points.
+* **Drop** before drawing when the hand is hopeless (no pure save, few jokers and pure runs,
+  a penalty of at least ``drop_points``) and the expected loss exceeds ``view.drop_cost``.
+
+>>> from rummy21.game import Table
+>>> bot, tables = ExpertBot(), [Table(players=3, seed=seed) for seed in range(4)]
+>>> all(bot.choose(t.view(t.turn), t.legal_actions()) in t.legal_actions() for t in tables)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import permutations
+
+from rummy21.analysis import score_counts
+from rummy21.bots.evaluate import Reading, penalty_after
+from rummy21.bots.greedy import pure_runs
+from rummy21.bots.tracking import Public, read_public
+from rummy21.cards import JOKER_INDEX, TYPE_COUNT, Card, counts_of
+from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
+from rummy21.game.settlement import Standing
+from rummy21.game.turn import kept_after_taking
+from rummy21.game.view import View
+from rummy21.jokers import Jokers
+from rummy21.ruleset import RuleSet
+
+
+def _near(index: int) -> tuple[int, ...]:
+    """Card types that can share a group with ``index``: its rank in other suits, itself
+    (dublee, tunnela), and its suit two ranks either side (Ace low or high)."""
+    suit, rank = divmod(index, 13)  # rank 0 = Ace
+    found = {s * 13 + rank for s in range(4)}
+    for step in (-2, -1, 1, 2):
+        for position in (rank, 13 if rank == 0 else None):  # an Ace also sits above the King
+            if position is None:
+                continue
+            other = position + step
+            if 0 <= other <= 13:
+                found.add(suit * 13 + other % 13)
+    return tuple(sorted(found))
+
+
+NEAR: tuple[tuple[int, ...], ...] = tuple(_near(i) for i in range(JOKER_INDEX))
+NEAR_SETS: tuple[frozenset[int], ...] = tuple(frozenset(n) for n in NEAR)
+
+
+@lru_cache(maxsize=1 << 14)
+def _value_points(counts: tuple[int, ...], cut: Card, rules: RuleSet) -> int:
+    return score_counts(counts, Jokers.from_cut(cut), rules).value.points
+
+
+class ExpertBot:
+    """Plays for the expected penalty after the next draw; see the module docstring."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        margin: int = 15,
+        width: int = 6,
+        win_bonus: int = 40,
+        feed: float = 3.0,
+        drop_points: int = 80,
+        take_margin: float = 0.0,
+        prune: bool = True,
+    ) -> None:
+        self.prune = prune
+        self.margin, self.width, self.win_bonus = margin, width, win_bonus
+        self.feed, self.drop_points, self.take_margin = feed, drop_points, take_margin
+
+    # -- readings -------------------------------------------------------------------------
+
+    def _eff(self, reading: Reading) -> int:
+        return -self.win_bonus if reading.valid else reading.points
+
+    def _draws(self, jokers: Jokers, public: Public) -> list[tuple[int, float]]:
+        """Every card that may come next (card type, probability by live copies); jokers
+        once, as the joker type with the most live copies (they all fill any group)."""
+        live = public.live
+        total = sum(live)
+        if not total:
+            return []
+        mask = jokers.joker_mask
+        draws = [(d, live[d] / total) for d in range(TYPE_COUNT) if live[d] and not mask[d]]
+        joker_live = sum(n for i, n in enumerate(live) if mask[i])
+        if joker_live:
+            stand_in = max((i for i in range(TYPE_COUNT) if mask[i]), key=lambda i: live[i])
+            draws.append((stand_in, joker_live / total))
+        return draws
+
+    def _read_pair(self, d: int, keep: Sequence[int], mask: Sequence[bool]) -> bool:
+        """Whether the draw ``d`` is worth a solver reading once the pair is let go: a
+        joker, or a card that can join one of the candidates ``keep`` still held. Other
+        draws are read by points alone (:meth:`_swap`)."""
+        return not self.prune or mask[d] or any(d in NEAR_SETS[e] for e in keep)
+
+    @staticmethod
+    def _swap(points: int, out: int, d: int) -> int:
+        """The penalty after drawing ``d`` that joins nothing: keep it loose in place of a
+        loose card worth ``out`` points if that is cheaper, else put it aside again."""
+        return max(0, points - max(0, out - Card(d).points))
+
+    def _ranking(self, counts: list[int], blocked: int | None, view: View) -> dict[int, Reading]:
+        """The reading of the hand left by letting go each card type (not ``blocked``)."""
+        cut, rules = view.cut, view.rules
+        found = {}
+        for i in range(TYPE_COUNT):
+            if counts[i] and i != blocked:
+                counts[i] -= 1
+                found[i] = penalty_after(counts, cut, rules)
+                counts[i] += 1
+        return found
+
+    def _candidates(self, ranking: dict[int, Reading], jokers: Jokers) -> list[int]:
+        """Non-joker cards to let go, the best first, within ``margin`` of the best."""
+        mask = jokers.joker_mask
+        order = sorted(
+            (i for i in ranking if not mask[i]),
+            key=lambda i: (ranking[i].points, -Card(i).points, i),
+        )
+        if not order:
+            return []
+        limit = ranking[order[0]].points + self.margin
+        return [i for i in order if ranking[i].points <= limit][: self.width]
+
+    # -- decisions ------------------------------------------------------------------------
+
+    def _finish(self, counts: list[int], ranking: dict[int, Reading], view: View) -> int | None:
+        """The finish card of a valid declaration that keeps the most value, if any."""
+        best: tuple[tuple[int, int, int], int] | None = None
+        for i, reading in ranking.items():
+            if reading.valid:
+                counts[i] -= 1
+                value = _value_points(tuple(counts), view.cut, view.rules)
+                counts[i] += 1
+                key = (-value, reading.points, i)
+                if best is None or key < best[0]:
+                    best = (key, i)
+        return None if best is None else best[1]
+
+    def _next_player(self, view: View) -> int | None:
+        for step in range(1, view.players):
+            seat = (view.seat + step) % view.players
+            if view.seats[seat].standing is Standing.ACTIVE:
+                return seat
+        return None
+
+    def _discard(self, counts: list[int], blocked: int | None, view: View) -> Action:
+        jokers = view.jokers
+        ranking = self._ranking(counts, blocked, view)
+        finish = self._finish(counts, ranking, view)
+        if finish is not None:
+            return Declare(Card(finish))
+        candidates = self._candidates(ranking, jokers)
+        if not candidates:  # only jokers (and the blocked card): keep the most value
+            worst = min(
+                ranking, key=lambda i: (ranking[i].points, -self._kept_value(counts, i, view), i)
+            )
+            return Discard(Card(worst))
+        if len(candidates) == 1:
+            return Discard(Card(candidates[0]))
+        public = read_public(view)
+        cut, rules, mask = view.cut, view.rules, jokers.joker_mask
+        expected = dict.fromkeys(candidates, 0.0)
+        pairs = [(c, a) for c, a in permutations(candidates, 2) if c < a]
+        for d, p in self._draws(jokers, public):
+            counts[d] += 1
+            best = {c: self._eff(ranking[c]) for c in candidates}
+            for c, a in pairs:  # the pair leaves the same hand whichever is discarded now
+                keep = [e for e in candidates if e != c and e != a]
+                if self._read_pair(d, keep, mask):
+                    counts[c] -= 1
+                    counts[a] -= 1
+                    value = self._eff(penalty_after(counts, cut, rules))
+                    counts[c] += 1
+                    counts[a] += 1
+                    best[c] = min(best[c], value)
+                    best[a] = min(best[a], value)
+                else:
+                    swap_c = self._swap(ranking[c].points, Card(a).points, d)
+                    swap_a = self._swap(ranking[a].points, Card(c).points, d)
+                    best[c] = min(best[c], swap_c)
+                    best[a] = min(best[a], swap_a)
+            counts[d] -= 1
+            for c in candidates:
+                expected[c] += p * best[c]
+        nxt = self._next_player(view)
+        if nxt is not None and self.feed:
+            taken = public.taken[nxt]
+            for c in candidates:
+                expected[c] += self.feed * min(2, sum(taken[x] for x in NEAR[c]))
+        choice = min(candidates, key=lambda c: (expected[c], ranking[c].points, -Card(c).points, c))
+        return Discard(Card(choice))
+
+    def _kept_value(self, counts: list[int], index: int, view: View) -> int:
+        counts[index] -= 1
+        value = _value_points(tuple(counts), view.cut, view.rules)
+        counts[index] += 1
+        return value
+
+    def _should_drop(self, view: View, counts: list[int], now: Reading) -> bool:
+        if now.pure or now.valid or now.points < self.drop_points:
+            return False
+        jokers = sum(n for i, n in enumerate(counts) if n and view.jokers.joker_mask[i])
+        if pure_runs(counts) or jokers > 1:
+            return False
+        others = sum(1 for s in view.seats if s.seat != view.seat and s.standing is Standing.ACTIVE)
+        return now.points * others / (others + 1) > view.drop_cost
+
+    def _take_open(self, counts: list[int], view: View, now: Reading) -> bool:
+        top = view.top
+        assert top is not None
+        jokers, cut, rules = view.jokers, view.cut, view.rules
+        counts[top.card.index] += 1
+        kept = kept_after_taking(top.card, rules)
+        ranking = self._ranking(counts, None if kept is None else kept.index, view)
+        candidates = self._candidates(ranking, jokers)
+        counts[top.card.index] -= 1
+        if any(r.valid for r in ranking.values()):
+            return True
+        if not candidates:
+            return False
+        taken = min(self._eff(ranking[c]) for c in candidates)
+        if taken >= self._eff(now):
+            return False
+        mask = jokers.joker_mask
+        stock = 0.0
+        for d, p in self._draws(jokers, read_public(view)):
+            counts[d] += 1
+            best = self._eff(now)
+            for a in candidates:
+                if not counts[a]:
+                    continue
+                if self._read_pair(d, [e for e in candidates if e != a], mask):
+                    counts[a] -= 1
+                    best = min(best, self._eff(penalty_after(counts, cut, rules)))
+                    counts[a] += 1
+                else:
+                    best = min(best, self._swap(now.points, Card(a).points, d))
+            counts[d] -= 1
+            stock += p * best
+        return taken < stock - self.take_margin
+
+    def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
+        counts = counts_of(view.hand)
+        if any(isinstance(a, Draw) for a in legal_actions):
+            now = penalty_after(counts, view.cut, view.rules)
+            if Drop() in legal_actions and self._should_drop(view, counts, now):
+                return Drop()
+            if view.top is not None and view.can_take_open and self._take_open(counts, view, now):
+                return Draw(Source.OPEN)
+            return Draw(Source.STOCK)
+        blocked = None if view.blocked is None else view.blocked.index
+        action = self._discard(counts, blocked, view)
+        if action in legal_actions:
+            return action
+        return next(a for a in legal_actions if isinstance(a, Discard))

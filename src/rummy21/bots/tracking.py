@@ -1,0 +1,63 @@
+"""What a seat can know about the cards it does not hold, read from its View's public history.
+
+Every card type has three copies (``printed_jokers`` printed jokers). A copy is *seen* when it
+is in the seat's own hand, in the open pile, or in another seat's hand because that seat took
+it from the open pile (and has not discarded a copy of it since). The cut card, face up at the
+bottom of the stock, is seen too until the first reshuffle. The rest are *live*: in the stock
+or in a hidden hand, as far as this seat can tell. Nothing here looks beyond the View.
+
+>>> from rummy21.game import Table
+>>> view = Table(players=3, seed=7).view(0)
+>>> public = read_public(view)
+>>> sum(public.live) == 159 - 21 - 1 - 1   # own hand, the open card, the cut card
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rummy21.cards import DECKS, JOKER_INDEX, TYPE_COUNT
+from rummy21.game.view import EventAction, View
+
+
+@dataclass(frozen=True, slots=True)
+class Public:
+    """Live copies of each card type, and what each seat visibly collects."""
+
+    live: tuple[int, ...]
+    """Per card type: copies this seat has not seen (in the stock or a hidden hand)."""
+    taken: tuple[tuple[int, ...], ...]
+    """Per seat, per card type: copies it took from the open pile and still holds."""
+
+
+def read_public(view: View) -> Public:
+    """Live copies and open-pile pick-ups, from ``view`` alone (a pure function of it)."""
+    taken = [[0] * TYPE_COUNT for _ in range(view.players)]
+    reshuffled = False
+    for event in view.history:
+        if event.action is EventAction.RESHUFFLED:
+            reshuffled = True
+        if event.seat is None or event.seat == view.seat:
+            continue
+        if event.action is EventAction.DREW and event.card is not None:
+            taken[event.seat][event.card.index] += 1
+        elif event.action is EventAction.DISCARDED and event.card is not None:
+            held = taken[event.seat]
+            if held[event.card.index]:
+                held[event.card.index] -= 1
+    seen = [0] * TYPE_COUNT
+    for card in view.hand:
+        seen[card.index] += 1
+    for open_card in view.open_pile:
+        seen[open_card.card.index] += 1
+    for held in taken:
+        for index, n in enumerate(held):
+            seen[index] += n
+    if not reshuffled:
+        seen[view.cut.index] += 1
+    live = tuple(
+        max(0, (view.rules.printed_jokers if i == JOKER_INDEX else DECKS) - seen[i])
+        for i in range(TYPE_COUNT)
+    )
+    return Public(live, tuple(tuple(t) for t in taken))
