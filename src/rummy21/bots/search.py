@@ -32,7 +32,8 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 from rummy21.bots.determinize import World, sample_world
 from rummy21.bots.evaluate import penalty_after
@@ -60,6 +61,15 @@ def view_digest(view: View) -> int:
     return int.from_bytes(hashlib.blake2b(repr(facts).encode(), digest_size=8).digest(), "big")
 
 
+class Start(NamedTuple):
+    """Where a candidate's playout starts: the 21-card hand it leaves, the stock index of the
+    bot's next draw, and how many of its draws to play."""
+
+    counts: list[int]
+    first: int
+    rounds: int
+
+
 class SearchBot:
     """Samples worlds and plays candidate moves forward in each; see the module docstring."""
 
@@ -83,13 +93,13 @@ class SearchBot:
 
     # -- playouts -------------------------------------------------------------------------
 
-    def _playout(self, counts: list[int], world: World, start: int, step: int, view: View) -> int:
-        """Penalty after the bot's next ``horizon`` stock draws (its first at ``start``, then
-        every ``step`` cards), or ``-win_bonus`` once it can declare. ``counts`` is restored."""
+    def _playout(self, start: Start, world: World, step: int, view: View) -> int:
+        """Penalty after the bot's next ``rounds`` stock draws (its first at index ``first``,
+        then every ``step`` cards), or ``-win_bonus`` once it can declare."""
         jokers, rules = view.jokers, view.rules
-        work = list(counts)
-        at = start
-        for _ in range(self.horizon):
+        work = list(start.counts)
+        at = start.first
+        for _ in range(start.rounds):
             if at >= len(world.stock):
                 break
             work[world.stock[at].index] += 1
@@ -100,26 +110,25 @@ class SearchBot:
             at += step
         return penalty_after(work, view.cut, rules).points
 
-    def _worlds(self, view: View) -> list[World]:
+    def _worlds(self, view: View) -> Iterator[World]:
         rng = random.Random(self.seed * 1_000_003 + view_digest(view))
         public = read_public(view)
-        return [sample_world(view, rng, public) for _ in range(self.samples)]
+        for _ in range(self.samples):
+            yield sample_world(view, rng, public)
 
     def _active(self, view: View) -> int:
         return sum(1 for s in view.seats if s.standing is Standing.ACTIVE)
 
-    def _evaluate(
-        self, view: View, starts: dict[Action, tuple[list[int], int]]
-    ) -> dict[Action, float]:
-        """Mean playout score of each candidate (its 21-card hand and its first stock index),
-        over the same worlds; sampling stops early only past ``budget_s``."""
+    def _evaluate(self, view: View, starts: dict[Action, Start]) -> dict[Action, float]:
+        """Mean playout score of each candidate over the same worlds; sampling stops early
+        only past ``budget_s``."""
         step = self._active(view)
         totals = dict.fromkeys(starts, 0.0)
         clock = time.perf_counter()
         done = 0
         for world in self._worlds(view):
-            for action, (counts, start) in starts.items():
-                totals[action] += self._playout(counts, world, start, step, view)
+            for action, start in starts.items():
+                totals[action] += self._playout(start, world, step, view)
             done += 1
             if time.perf_counter() - clock > self.budget_s:
                 break
@@ -149,12 +158,12 @@ class SearchBot:
         if len(candidates) == 1:
             return fallback
         step = self._active(view)
-        starts: dict[Action, tuple[list[int], int]] = {}
+        starts: dict[Action, Start] = {}
         for candidate in candidates:
             assert isinstance(candidate, Discard)
             after = list(counts)
             after[candidate.card.index] -= 1
-            starts[candidate] = (after, step - 1)
+            starts[candidate] = Start(after, step - 1, self.horizon)
         scores = self._evaluate(view, starts)
         nxt = next(
             (
@@ -185,29 +194,16 @@ class SearchBot:
             return Draw(Source.OPEN)
         counts[taken.card.index] -= 1
         step = self._active(view)
-        # Taking the open card: it is kept, the next stock draw is after the others' draws.
-        # Drawing from the stock: the playout's first draw is the stock's top card.
-        starts: dict[Action, tuple[list[int], int]] = {
-            Draw(Source.OPEN): (counts, step - 1),
-            Draw(Source.STOCK): (counts_of(view.hand), 0),
+        # Taking the open card keeps it: the next stock draw comes after the others' draws.
+        # Drawing from the stock: the playout's first draw is the stock's top card, and one
+        # more round, so that both cover the same turns.
+        starts: dict[Action, Start] = {
+            Draw(Source.OPEN): Start(counts, step - 1, self.horizon),
+            Draw(Source.STOCK): Start(counts_of(view.hand), 0, self.horizon + 1),
         }
-        scores = self._evaluate_draw(view, starts)
+        scores = self._evaluate(view, starts)
         order = [fallback, *(a for a in starts if a != fallback)]
         return min(order, key=lambda a: (scores[a], order.index(a)))
-
-    def _evaluate_draw(
-        self, view: View, starts: dict[Action, tuple[list[int], int]]
-    ) -> dict[Action, float]:
-        # The stock candidate holds 21 cards and draws first: one more draw than the open
-        # one, whose draw is already made; both then see ``horizon`` more rounds.
-        saved = self.horizon
-        try:
-            open_scores = self._evaluate(view, {Draw(Source.OPEN): starts[Draw(Source.OPEN)]})
-            self.horizon = saved + 1
-            stock_scores = self._evaluate(view, {Draw(Source.STOCK): starts[Draw(Source.STOCK)]})
-        finally:
-            self.horizon = saved
-        return {**open_scores, **stock_scores}
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         fallback = self.expert.choose(view, legal_actions)
