@@ -1,12 +1,13 @@
 """Bots to play against: ``random`` (seeded legal moves), ``greedy`` (solver-based, one ply)
-and ``expert`` (live cards, a one-draw lookahead).
+``expert`` (live cards, a one-draw lookahead) and ``search`` (determinized Monte Carlo over
+the expert's candidates).
 
 >>> [bot.name for bot in make_bots(["greedy", "random"], seed=1)]
 ['greedy', 'random']
 >>> make_bot("clever")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'clever'; choose one of expert, greedy, random
+ValueError: unknown bot 'clever'; choose one of expert, greedy, random, search
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from rummy21.bots.expert import ExpertBot
 from rummy21.bots.greedy import GreedyBot, Release, best_release
 from rummy21.bots.random_bot import RandomBot
 from rummy21.bots.runner import DEFAULT_TURN_LIMIT, play_deal, play_match
+from rummy21.bots.search import SearchBot
 
-BOT_NAMES = ("expert", "greedy", "random")
+BOT_NAMES = ("expert", "greedy", "random", "search")
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
@@ -32,6 +34,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return GreedyBot()
     if key == "expert":
         return ExpertBot()
+    if key == "search":
+        return SearchBot(seed=seed)
     raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
 
 
@@ -69,6 +73,7 @@ __all__ = [
     "RandomBot",
     "Reading",
     "Release",
+    "SearchBot",
     "best_release",
     "make_bot",
     "make_bots",

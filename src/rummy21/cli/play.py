@@ -642,7 +642,7 @@ def play_command(
     bots: str = typer.Option(
         "greedy",
         "--bots",
-        help="Bots for the other seats, comma-separated, repeated: expert, greedy, random.",
+        help="Bots for the other seats, comma-separated, repeated: expert, greedy, random, search.",
     ),
     rules: str = rules_option(),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible deals."),

@@ -73,7 +73,10 @@ def simulate_command(
     bots: str = typer.Option(
         "random",
         "--bots",
-        help="Comma-separated bots by seat, repeated to fill the table: expert, greedy, random.",
+        help=(
+            "Comma-separated bots by seat, repeated to fill the table: "
+            "expert, greedy, random, search."
+        ),
     ),
     turn_limit: int | None = turn_limit_option(DEFAULT_TURN_LIMIT),
     rules: str = rules_option(),

@@ -22,9 +22,9 @@ from rummy21.ruleset import RuleSet
 
 BOT_NAMES = ("Ravi", "Meera", "Kiran", "Tara", "Dev", "Nila")
 
-BotName: TypeAlias = Literal["expert", "greedy", "random"]
+BotName: TypeAlias = Literal["expert", "greedy", "random", "search"]
 """A bot a seat may be given (:func:`rummy21.bots.make_bot`)."""
-SeatChoice: TypeAlias = Literal["human", "random", "greedy", "expert"]
+SeatChoice: TypeAlias = Literal["human", "random", "greedy", "expert", "search"]
 """What the creator puts in a seat: a human player or a bot."""
 
 TableFactory = DealFactory
@@ -92,7 +92,7 @@ class RoomConfig:
     turn_seconds: int
     deals: int
     kinds: tuple[SeatChoice, ...]
-    """Per seat: ``human``, ``random``, ``greedy`` or ``expert``."""
+    """Per seat: ``human``, ``random``, ``greedy``, ``expert`` or ``search``."""
     host: int = -1
     """The creator's seat (``-1``: the first human seat)."""
     public_history: bool = False

@@ -17,6 +17,7 @@ function seatChoices() {
       el("option", { value: "random" }, "Easy bot"),
       el("option", { value: "greedy" }, "Medium bot"),
       el("option", { value: "expert" }, "Hard bot"),
+      el("option", { value: "search" }, "Master bot"),
       el("option", { value: "human" }, "Open seat (a friend)"),
     );
     select.value = previous[seat - 1] || "greedy";

@@ -1,0 +1,111 @@
+"""The search bot's edge over the expert at three sample budgets, as one SVG plot.
+
+Each budget plays the same duplicate shoes as ``rummy21 tournament --bots search,expert``
+(4 seats, both line-ups per shoe, the tournament's shoe seeds and dealers); a shoe's figure is
+the search seats' mean deal score minus the expert seats'. Shoes are appended to a JSON-lines
+file as they finish, so a run can be stopped and resumed.
+
+    PYTHONPATH=src python bench/search_budgets.py --shoes 40 --budgets 6,24,96 \\
+        --out runs/search_budgets.jsonl --svg runs/search_budgets.svg
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from statistics import fmean
+
+from rummy21.bots import Bot, ExpertBot, SearchBot, play_deal
+from rummy21.game import Table
+from rummy21.tournament.play import bots_seed, shoe_dealer, shoe_seed
+from rummy21.tournament.scheme import lineups
+from rummy21.tournament.stats import Interval, mean_interval
+
+PLAYERS = 4
+
+
+def play(samples: int, seed: int, number: int) -> float:
+    """Search seats' mean score minus expert seats', over shoe ``number``'s two line-ups."""
+    diffs = []
+    for index, lineup in enumerate(lineups(2, PLAYERS)):
+        base = bots_seed(seed, number, index)
+        bots: list[Bot] = [
+            SearchBot(samples=samples, seed=base * 1000 + s) if who == 0 else ExpertBot()
+            for s, who in enumerate(lineup)
+        ]
+        table = Table(PLAYERS, seed=shoe_seed(seed, number), dealer=shoe_dealer(PLAYERS, number))
+        scores = play_deal(table, bots).scores
+        mine = [x for x, who in zip(scores, lineup, strict=True) if who == 0]
+        theirs = [x for x, who in zip(scores, lineup, strict=True) if who == 1]
+        diffs.append(fmean(mine) - fmean(theirs))
+    return fmean(diffs)
+
+
+def svg(points: list[tuple[int, Interval]]) -> str:
+    """Means with 95% intervals against the budget (log-spaced on x)."""
+    width, height, pad = 480, 300, 50
+    lows = [i.low if i.low is not None else i.mean for _, i in points]
+    highs = [i.high if i.high is not None else i.mean for _, i in points]
+    top, bottom = max([*highs, 1.0]), min([*lows, -1.0])
+
+    def y(v: float) -> float:
+        return pad + (top - v) / (top - bottom) * (height - 2 * pad)
+
+    def x(k: int) -> float:
+        return pad + k * (width - 2 * pad) / max(1, len(points) - 1)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        'font-family="sans-serif" font-size="12">',
+        f'<text x="{pad}" y="20">search minus expert, mean deal score (95% CI), 4 seats</text>',
+        f'<line x1="{pad}" x2="{width - pad}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#999"/>',
+        f'<text x="8" y="{y(0) + 4:.1f}">0</text>',
+    ]
+    for k, (samples, interval) in enumerate(points):
+        lo = interval.low if interval.low is not None else interval.mean
+        hi = interval.high if interval.high is not None else interval.mean
+        parts += [
+            f'<line x1="{x(k):.1f}" x2="{x(k):.1f}" y1="{y(hi):.1f}" y2="{y(lo):.1f}" '
+            'stroke="#246"/>',
+            f'<circle cx="{x(k):.1f}" cy="{y(interval.mean):.1f}" r="4" fill="#246"/>',
+            f'<text x="{x(k) + 6:.1f}" y="{y(interval.mean) - 6:.1f}">'
+            f"{interval.mean:+.1f} (n={interval.n})</text>",
+            f'<text x="{x(k) - 20:.1f}" y="{height - 15}">{samples} worlds</text>',
+        ]
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shoes", type=int, default=40)
+    parser.add_argument("--budgets", default="6,24,96")
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--out", type=Path, default=Path("search_budgets.jsonl"))
+    parser.add_argument("--svg", type=Path, default=Path("search_budgets.svg"))
+    args = parser.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    done: dict[tuple[int, int], float] = {}
+    if args.out.exists():
+        for line in args.out.read_text().splitlines():
+            row = json.loads(line)
+            done[(row["samples"], row["shoe"])] = row["diff"]
+    with args.out.open("a") as sink:
+        for number in range(args.shoes):  # shoe by shoe: every budget grows together
+            for samples in budgets:
+                if (samples, number) not in done:
+                    done[(samples, number)] = play(samples, args.seed, number)
+                    row = {"samples": samples, "shoe": number, "diff": done[(samples, number)]}
+                    sink.write(json.dumps(row) + "\n")
+                    sink.flush()
+            points = [
+                (b, mean_interval([d for (s, _), d in sorted(done.items()) if s == b]))
+                for b in budgets
+            ]
+            args.svg.write_text(svg(points))
+            print(" ".join(f"{b}: {i.mean:+.1f} [{i.low}, {i.high}] n={i.n}" for b, i in points))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,148 @@
+"""The search bot: legal, deterministic, blind to hidden cards, within its budget; worlds
+that agree with the view.
+
+Search turns sample worlds and read hundreds of hands: games here are few, short and seeded.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+
+from rummy21.bots import Bot, ExpertBot, GreedyBot, SearchBot, make_bot
+from rummy21.bots.determinize import sample_world
+from rummy21.bots.tracking import read_public
+from rummy21.cards import Card, canonical_shoe
+from rummy21.game import Discard, Draw, Source, Table
+from rummy21.game.actions import Action
+from rummy21.game.dealing import arrange_shoe
+from rummy21.game.view import View
+from rummy21.ruleset import RuleSet
+from rummy21.tournament.run import run_shoes
+from rummy21.tournament.settings import Settings
+from rummy21.tournament.summary import summarize
+
+
+def test_search_is_a_bot_by_name() -> None:
+    bot = make_bot("search", seed=3)
+    assert isinstance(bot, SearchBot) and isinstance(bot, Bot) and bot.name == "search"
+
+
+def _step(table: Table, bots: list[Bot]) -> None:
+    seat = table.turn
+    assert seat is not None
+    legal = table.legal_actions()
+    action = bots[seat].choose(table.view(seat), legal)
+    assert action in legal
+    table.apply(action)
+
+
+def test_search_plays_legal_moves_to_the_end() -> None:
+    table = Table(3, RuleSet().with_(turn_limit=30), seed=5)
+    bots: list[Bot] = [SearchBot(samples=4, seed=1), GreedyBot(), SearchBot(samples=4, seed=2)]
+    while not table.over:
+        _step(table, bots)
+    assert table.result is not None and sum(table.result.scores) == 0
+
+
+def test_worlds_agree_with_the_view() -> None:
+    table = Table(3, seed=4)
+    bots: list[Bot] = [GreedyBot(), GreedyBot(), GreedyBot()]
+    for _ in range(14):
+        _step(table, bots)
+    view = table.view(0)
+    public = read_public(view)
+    for n in range(5):
+        world = sample_world(view, random.Random(n))
+        assert [sum(h) for h in world.hands] == [s.cards for s in view.seats]
+        assert len(world.stock) == view.stock_size and world.stock[-1] == view.cut
+        for seat in (1, 2):
+            assert all(h >= t for h, t in zip(world.hands[seat], public.taken[seat], strict=True))
+        seen = Counter(view.hand) + Counter(o.card for o in view.open_pile)
+        for seat in (1, 2):
+            seen.update({Card(i): n for i, n in enumerate(world.hands[seat]) if n})
+        seen.update(world.stock)
+        assert not seen - Counter(canonical_shoe(3))  # no card more often than the shoe holds
+
+
+def test_search_is_deterministic() -> None:
+    table = Table(4, seed=21)
+    for _ in range(6):
+        seat = table.turn
+        assert seat is not None
+        view, legal = table.view(seat), table.legal_actions()
+        first = SearchBot(samples=6, seed=7).choose(view, legal)
+        assert SearchBot(samples=6, seed=7).choose(view, legal) == first
+        table.apply(first)
+
+
+class _Passer:
+    """Draws from the stock and discards the card drawn: everything it does is public."""
+
+    name = "passer"
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        if Draw(Source.STOCK) in legal:
+            return Draw(Source.STOCK)
+        assert view.drawn is not None
+        return Discard(view.drawn)
+
+
+def _world(rng: random.Random, own: list[Card], head: list[Card], cut: Card, top: Card) -> Table:
+    pool = canonical_shoe(3)
+    for card in [*own, *head, cut, top]:
+        pool.remove(card)
+    rng.shuffle(pool)
+    shoe = arrange_shoe(
+        [own, pool[:21], pool[21:42]], cut, top, dealer=2, printed_jokers=3, stock=head + pool[42:]
+    )
+    return Table(3, shoe=shoe, seed=0)
+
+
+def test_search_sees_only_its_view() -> None:
+    shoe = canonical_shoe(3)
+    random.Random(5).shuffle(shoe)
+    own, cut, top, head = shoe[:21], shoe[21], shoe[22], shoe[23:53]
+    runs = []
+    for world in range(3):
+        table = _world(random.Random(world), own, head, cut, top)
+        bots: list[Bot] = [SearchBot(samples=6, seed=3), _Passer(), _Passer()]
+        seen = []
+        while not table.over and table.turns < 15:
+            seat = table.turn
+            assert seat is not None
+            view = table.view(seat)
+            action = bots[seat].choose(view, table.legal_actions())
+            if seat == 0:
+                seen.append((view, action))
+            table.apply(action)
+        runs.append(seen)
+    assert len(runs[0]) >= 6
+    for other in runs[1:]:
+        assert [v for v, _ in other] == [v for v, _ in runs[0]]
+        assert [a for _, a in other] == [a for _, a in runs[0]]
+
+
+def test_search_weighs_its_candidates_and_respects_its_budget() -> None:
+    table = Table(4, seed=9)
+    table.apply(Draw(Source.STOCK))
+    view, legal = table.view(table.turn or 0), table.legal_actions()
+    capped = SearchBot(samples=10_000, seed=1, budget_s=0.2)
+    clock = time.perf_counter()
+    action = capped.choose(view, legal)
+    assert isinstance(action, Discard) and action in legal
+    expert_alone = time.perf_counter()
+    ExpertBot().choose(view, legal)
+    expert_s = time.perf_counter() - expert_alone
+    assert expert_alone - clock < expert_s + 0.2 + 0.5  # the cap, one world's playouts, slack
+
+
+@pytest.mark.parametrize("bots", [("search", "greedy")])
+def test_a_tiny_tournament_runs(bots: tuple[str, str]) -> None:
+    settings = Settings(bots, players=2, deals=1, seed=1, turn_limit=20)
+    summary = summarize(settings, run_shoes(settings, range(1), jobs=1))
+    assert summary.shoes == 1 and {b.label for b in summary.bots} == set(bots)
