@@ -5,19 +5,15 @@ Expert turns read a few hundred hands with the solver: games here are few, short
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-
 import pytest
+from hidden_worlds import moves_in_worlds
 
 from rummy21.analysis import score_counts
 from rummy21.bots import Bot, ExpertBot, GreedyBot, RandomBot, make_bot
 from rummy21.bots.tracking import read_public
-from rummy21.cards import Card, canonical_shoe, counts_of, parse_cards
+from rummy21.cards import Card, counts_of, parse_cards
 from rummy21.game import Declare, Discard, Draw, Source, Table
-from rummy21.game.actions import Action
 from rummy21.game.dealing import arrange_shoe
-from rummy21.game.view import View
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.tournament.run import run_shoes
@@ -69,49 +65,8 @@ def test_expert_is_deterministic() -> None:
         table.apply(first)
 
 
-def _world(rng: random.Random, own: list[Card], head: list[Card], cut: Card, top: Card) -> Table:
-    """A 3-seat table where seat 0 holds ``own`` and the stock starts with ``head``; the
-    other hands and the rest of the stock are shuffled by ``rng``."""
-    pool = canonical_shoe(3)
-    for card in [*own, *head, cut, top]:
-        pool.remove(card)
-    rng.shuffle(pool)
-    hands = [own, pool[:21], pool[21:42]]
-    stock = head + pool[42:]
-    shoe = arrange_shoe(hands, cut, top, dealer=2, printed_jokers=3, stock=stock)
-    return Table(3, shoe=shoe, seed=0)
-
-
-class _Passer:
-    """Draws from the stock and discards the card drawn: everything it does is public."""
-
-    name = "passer"
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        if Draw(Source.STOCK) in legal:
-            return Draw(Source.STOCK)
-        assert view.drawn is not None
-        return Discard(view.drawn)
-
-
 def test_expert_sees_only_its_view() -> None:
-    shoe = canonical_shoe(3)
-    random.Random(5).shuffle(shoe)
-    own, cut, top, head = shoe[:21], shoe[21], shoe[22], shoe[23:53]
-    runs = []
-    for world in range(3):
-        table = _world(random.Random(world), own, head, cut, top)
-        bots: list[Bot] = [ExpertBot(), _Passer(), _Passer()]
-        seen = []
-        while not table.over and table.turns < 24:
-            seat = table.turn
-            assert seat is not None
-            view = table.view(seat)
-            action = bots[seat].choose(view, table.legal_actions())
-            if seat == 0:
-                seen.append((view, action))
-            table.apply(action)
-        runs.append(seen)
+    runs = moves_in_worlds(lambda: ExpertBot(), turns=24)
     assert len(runs[0]) >= 8
     for other in runs[1:]:
         assert [v for v, _ in other] == [v for v, _ in runs[0]]  # the same public facts

@@ -9,18 +9,15 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
 
 import pytest
+from hidden_worlds import moves_in_worlds
 
 from rummy21.bots import Bot, ExpertBot, GreedyBot, SearchBot, make_bot
 from rummy21.bots.determinize import sample_world
 from rummy21.bots.tracking import read_public
 from rummy21.cards import Card, canonical_shoe
 from rummy21.game import Discard, Draw, Source, Table
-from rummy21.game.actions import Action
-from rummy21.game.dealing import arrange_shoe
-from rummy21.game.view import View
 from rummy21.ruleset import RuleSet
 from rummy21.tournament.run import run_shoes
 from rummy21.tournament.settings import Settings
@@ -80,51 +77,12 @@ def test_search_is_deterministic() -> None:
         table.apply(first)
 
 
-class _Passer:
-    """Draws from the stock and discards the card drawn: everything it does is public."""
-
-    name = "passer"
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        if Draw(Source.STOCK) in legal:
-            return Draw(Source.STOCK)
-        assert view.drawn is not None
-        return Discard(view.drawn)
-
-
-def _world(rng: random.Random, own: list[Card], head: list[Card], cut: Card, top: Card) -> Table:
-    pool = canonical_shoe(3)
-    for card in [*own, *head, cut, top]:
-        pool.remove(card)
-    rng.shuffle(pool)
-    shoe = arrange_shoe(
-        [own, pool[:21], pool[21:42]], cut, top, dealer=2, printed_jokers=3, stock=head + pool[42:]
-    )
-    return Table(3, shoe=shoe, seed=0)
-
-
 def test_search_sees_only_its_view() -> None:
-    shoe = canonical_shoe(3)
-    random.Random(5).shuffle(shoe)
-    own, cut, top, head = shoe[:21], shoe[21], shoe[22], shoe[23:53]
-    runs = []
-    for world in range(3):
-        table = _world(random.Random(world), own, head, cut, top)
-        bots: list[Bot] = [SearchBot(samples=6, seed=3), _Passer(), _Passer()]
-        seen = []
-        while not table.over and table.turns < 15:
-            seat = table.turn
-            assert seat is not None
-            view = table.view(seat)
-            action = bots[seat].choose(view, table.legal_actions())
-            if seat == 0:
-                seen.append((view, action))
-            table.apply(action)
-        runs.append(seen)
+    runs = moves_in_worlds(lambda: SearchBot(samples=6, seed=3), turns=15)
     assert len(runs[0]) >= 6
     for other in runs[1:]:
-        assert [v for v, _ in other] == [v for v, _ in runs[0]]
-        assert [a for _, a in other] == [a for _, a in runs[0]]
+        assert [v for v, _ in other] == [v for v, _ in runs[0]]  # the same public facts
+        assert [a for _, a in other] == [a for _, a in runs[0]]  # and so the same moves
 
 
 def test_search_weighs_its_candidates_and_respects_its_budget() -> None:
