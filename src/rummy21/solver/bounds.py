@@ -86,11 +86,12 @@ def loose_ahead(
     least ``2 (k - 1)`` jokers (two between each two of them), so ``J`` joker cards save at
     most ``J`` isolated cards (none if ``J < 2``): the rest are loose whatever the arrangement.
     """
-    jokers = sum(n for i, n in enumerate(counts) if mask[i])
+    jokers = sum(n for n, joker in zip(counts, mask) if joker)
     saved = (jokers if jokers >= 2 else 0) + free  # ``free``: cards put aside
     isolated: list[tuple[int, int]] = []  # (position, points)
+    held = counts.__getitem__
     for i in range(JOKER_INDEX):
-        if not counts[i] or mask[i] or counts[i] == 3 or any(counts[j] for j in _NEIGHBOURS[i]):
+        if not counts[i] or mask[i] or counts[i] == 3 or any(map(held, _NEIGHBOURS[i])):
             continue
         rank = i % 13 + 1
         isolated.extend([(rank, rank_points[rank - 1])] * counts[i])
