@@ -86,7 +86,7 @@ def loose_ahead(
     least ``2 (k - 1)`` jokers (two between each two of them), so ``J`` joker cards save at
     most ``J`` isolated cards (none if ``J < 2``): the rest are loose whatever the arrangement.
     """
-    jokers = sum(n for n, joker in zip(counts, mask) if joker)
+    jokers = sum(n for n, joker in zip(counts, mask, strict=True) if joker)
     saved = (jokers if jokers >= 2 else 0) + free  # ``free``: cards put aside
     isolated: list[tuple[int, int]] = []  # (position, points)
     held = counts.__getitem__
