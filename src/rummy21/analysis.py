@@ -317,7 +317,7 @@ def score_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC
         reading.rule,
         reading.options,
         reading.value,
-        reading.pure_possible or reading.solution.pure_save is not None,
+        reading.pure_possible,
     )
 
 
@@ -390,8 +390,6 @@ class _Reading(NamedTuple):
 
     options: tuple[Option, ...]
     solution: Solution
-    full: int
-    dublee: int | None
     uncapped: int
     """The penalty before the full-count cap."""
     rule: PenaltyRule
@@ -399,6 +397,7 @@ class _Reading(NamedTuple):
     """The penalty (capped)."""
     value: Value
     pure_possible: bool
+    """Whether enough pure groups may form (so the pure save applies, when it is found)."""
 
 
 def _read(
@@ -442,8 +441,6 @@ def _read(
     return _Reading(
         options,
         solution,
-        full,
-        dublee,
         uncapped,
         rule,
         min(uncapped, rules.full_count_cap),
@@ -509,7 +506,7 @@ def _show(
         loose,
         Penalty(reading.points, reading.rule, penalty_groups, penalty_loose, reading.uncapped),
         reading.value,
-        reading.pure_possible or solution.pure_save is not None,
+        reading.pure_possible,
         discard,
         input_cards or tuple(cards),
     )
