@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from rummy21.bots.tracking import Public, read_public
 from rummy21.cards import ALL_CARDS, Card, counts_of
 from rummy21.game.settlement import Standing
-from rummy21.game.view import EventAction, View
+from rummy21.game.view import View
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,6 @@ def sample_world(view: View, rng: random.Random, public: Public | None = None) -
         del pool[:hidden]
         hands.append(tuple(counts))
     size = view.stock_size
-    reshuffled = any(e.action is EventAction.RESHUFFLED for e in view.history)
     # Until a reshuffle, the cut card lies face up at the bottom of the stock.
-    stock = [*pool[: size - 1], view.cut] if not reshuffled and size else pool[:size]
+    stock = [*pool[: size - 1], view.cut] if not public.reshuffled and size else pool[:size]
     return World(tuple(hands), tuple(stock))

@@ -36,39 +36,41 @@ from itertools import permutations
 
 from rummy21.analysis import score_counts
 from rummy21.bots.evaluate import Reading, penalty_after
-from rummy21.bots.greedy import pure_runs
-from rummy21.bots.tracking import Public, read_public
-from rummy21.cards import JOKER_INDEX, TYPE_COUNT, Card, counts_of
+from rummy21.bots.greedy import hopeless
+from rummy21.bots.tracking import NEAR_SETS, Public, next_active, read_public
+from rummy21.cards import TYPE_COUNT, Card, counts_of
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
-from rummy21.game.settlement import Standing
 from rummy21.game.turn import kept_after_taking
 from rummy21.game.view import View
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
 
-def _near(index: int) -> tuple[int, ...]:
-    """Card types that can share a group with ``index``: its rank in other suits, itself
-    (dublee, tunnela), and its suit two ranks either side (Ace low or high)."""
-    suit, rank = divmod(index, 13)  # rank 0 = Ace
-    found = {s * 13 + rank for s in range(4)}
-    for step in (-2, -1, 1, 2):
-        for position in (rank, 13 if rank == 0 else None):  # an Ace also sits above the King
-            if position is None:
-                continue
-            other = position + step
-            if 0 <= other <= 13:
-                found.add(suit * 13 + other % 13)
-    return tuple(sorted(found))
-
-
-NEAR: tuple[tuple[int, ...], ...] = tuple(_near(i) for i in range(JOKER_INDEX))
-NEAR_SETS: tuple[frozenset[int], ...] = tuple(frozenset(n) for n in NEAR)
-
-
 @lru_cache(maxsize=1 << 14)
 def _value_points(counts: tuple[int, ...], cut: Card, rules: RuleSet) -> int:
     return score_counts(counts, Jokers.from_cut(cut), rules).value.points
+
+
+def release_readings(counts: list[int], blocked: int | None, view: View) -> dict[int, Reading]:
+    """The reading of the hand left by letting go each card type held (not ``blocked``)."""
+    cut, rules = view.cut, view.rules
+    found = {}
+    for i in range(TYPE_COUNT):
+        if counts[i] and i != blocked:
+            counts[i] -= 1
+            found[i] = penalty_after(counts, cut, rules)
+            counts[i] += 1
+    return found
+
+
+def release_order(ranking: dict[int, Reading], jokers: Jokers) -> list[int]:
+    """The non-joker cards of ``ranking`` (:func:`release_readings`), the best to let go
+    first: the lowest penalty left, then the higher-point card, then the earlier."""
+    mask = jokers.joker_mask
+    return sorted(
+        (i for i in ranking if not mask[i]),
+        key=lambda i: (ranking[i].points, -Card(i).points, i),
+    )
 
 
 class ExpertBot:
@@ -122,24 +124,9 @@ class ExpertBot:
         loose card worth ``out`` points if that is cheaper, else put it aside again."""
         return max(0, points - max(0, out - Card(d).points))
 
-    def _ranking(self, counts: list[int], blocked: int | None, view: View) -> dict[int, Reading]:
-        """The reading of the hand left by letting go each card type (not ``blocked``)."""
-        cut, rules = view.cut, view.rules
-        found = {}
-        for i in range(TYPE_COUNT):
-            if counts[i] and i != blocked:
-                counts[i] -= 1
-                found[i] = penalty_after(counts, cut, rules)
-                counts[i] += 1
-        return found
-
     def _candidates(self, ranking: dict[int, Reading], jokers: Jokers) -> list[int]:
         """Non-joker cards to let go, the best first, within ``margin`` of the best."""
-        mask = jokers.joker_mask
-        order = sorted(
-            (i for i in ranking if not mask[i]),
-            key=lambda i: (ranking[i].points, -Card(i).points, i),
-        )
+        order = release_order(ranking, jokers)
         if not order:
             return []
         limit = ranking[order[0]].points + self.margin
@@ -160,16 +147,9 @@ class ExpertBot:
                     best = (key, i)
         return None if best is None else best[1]
 
-    def _next_player(self, view: View) -> int | None:
-        for step in range(1, view.players):
-            seat = (view.seat + step) % view.players
-            if view.seats[seat].standing is Standing.ACTIVE:
-                return seat
-        return None
-
     def _discard(self, counts: list[int], blocked: int | None, view: View) -> Action:
         jokers = view.jokers
-        ranking = self._ranking(counts, blocked, view)
+        ranking = release_readings(counts, blocked, view)
         finish = self._finish(counts, ranking, view)
         if finish is not None:
             return Declare(Card(finish))
@@ -206,11 +186,10 @@ class ExpertBot:
             counts[d] -= 1
             for c in candidates:
                 expected[c] += p * best[c]
-        nxt = self._next_player(view)
+        nxt = next_active(view)
         if nxt is not None and self.feed:
-            taken = public.taken[nxt]
             for c in candidates:
-                expected[c] += self.feed * min(2, sum(taken[x] for x in NEAR[c]))
+                expected[c] += self.feed * public.fed(nxt, c)
         choice = min(candidates, key=lambda c: (expected[c], ranking[c].points, -Card(c).points, c))
         return Discard(Card(choice))
 
@@ -220,22 +199,13 @@ class ExpertBot:
         counts[index] += 1
         return value
 
-    def _should_drop(self, view: View, counts: list[int], now: Reading) -> bool:
-        if now.pure or now.valid or now.points < self.drop_points:
-            return False
-        jokers = sum(n for i, n in enumerate(counts) if n and view.jokers.joker_mask[i])
-        if pure_runs(counts) or jokers > 1:
-            return False
-        others = sum(1 for s in view.seats if s.seat != view.seat and s.standing is Standing.ACTIVE)
-        return now.points * others / (others + 1) > view.drop_cost
-
     def _take_open(self, counts: list[int], view: View, now: Reading) -> bool:
         top = view.top
         assert top is not None
         jokers, cut, rules = view.jokers, view.cut, view.rules
         counts[top.card.index] += 1
         kept = kept_after_taking(top.card, rules)
-        ranking = self._ranking(counts, None if kept is None else kept.index, view)
+        ranking = release_readings(counts, None if kept is None else kept.index, view)
         candidates = self._candidates(ranking, jokers)
         counts[top.card.index] -= 1
         if any(r.valid for r in ranking.values()):
@@ -267,7 +237,11 @@ class ExpertBot:
         counts = counts_of(view.hand)
         if any(isinstance(a, Draw) for a in legal_actions):
             now = penalty_after(counts, view.cut, view.rules)
-            if Drop() in legal_actions and self._should_drop(view, counts, now):
+            if (
+                Drop() in legal_actions
+                and not now.valid
+                and hopeless(view, counts, now, self.drop_points)
+            ):
                 return Drop()
             if view.top is not None and view.can_take_open and self._take_open(counts, view, now):
                 return Draw(Source.OPEN)

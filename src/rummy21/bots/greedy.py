@@ -48,6 +48,20 @@ def pure_runs(counts: Sequence[int]) -> int:
     return found
 
 
+def hopeless(view: View, counts: Sequence[int], now: Reading, points: int) -> bool:
+    """Whether to drop the hand ``counts`` (read as ``now``) before drawing: no pure-group
+    save, a penalty of at least ``points``, no three-card pure run or tunnela, at most one
+    joker, and the drop (``view.drop_cost``) cheaper than the expected loss — the penalty
+    times the chance that one of the other active players wins first."""
+    if now.pure or now.points < points:
+        return False
+    mask = view.jokers.joker_mask
+    if pure_runs(counts) or sum(n for n, joker in zip(counts, mask, strict=True) if joker) > 1:
+        return False
+    others = sum(1 for s in view.seats if s.seat != view.seat and s.standing is Standing.ACTIVE)
+    return now.points * others / (others + 1) > view.drop_cost
+
+
 @dataclass(frozen=True, slots=True)
 class Release:
     """The card to let go from 22 cards, and the 21-card hand it leaves."""
@@ -110,25 +124,12 @@ class GreedyBot:
     def __init__(self, hopeless_points: int = 80) -> None:
         self.hopeless_points = hopeless_points
 
-    def _should_drop(self, view: View, counts: list[int], now: Reading) -> bool:
-        cost = view.drop_cost
-        if now.pure or now.points < self.hopeless_points:
-            return False
-        if (
-            pure_runs(counts)
-            or sum(n for i, n in enumerate(counts) if n and view.jokers.is_joker(Card(i))) > 1
-        ):
-            return False
-        others = sum(1 for s in view.seats if s.seat != view.seat and s.standing is Standing.ACTIVE)
-        expected_loss = now.points * others / (others + 1)
-        return expected_loss > cost
-
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         rules, jokers = view.rules, view.jokers
         counts = counts_of(view.hand)
         if any(isinstance(a, Draw) for a in legal_actions):
             now = penalty_after(counts, jokers.cut, rules)
-            if Drop() in legal_actions and self._should_drop(view, counts, now):
+            if Drop() in legal_actions and hopeless(view, counts, now, self.hopeless_points):
                 return Drop()
             top = view.top
             if top is not None and view.can_take_open:

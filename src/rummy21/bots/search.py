@@ -37,9 +37,9 @@ from typing import NamedTuple
 
 from rummy21.bots.determinize import World, sample_world
 from rummy21.bots.evaluate import penalty_after
-from rummy21.bots.expert import NEAR, ExpertBot
+from rummy21.bots.expert import ExpertBot, release_order, release_readings
 from rummy21.bots.greedy import best_release
-from rummy21.bots.tracking import read_public
+from rummy21.bots.tracking import next_active, read_public
 from rummy21.cards import Card, counts_of
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.settlement import Standing
@@ -139,17 +139,9 @@ class SearchBot:
     def _discard(self, view: View, legal: Sequence[Action], fallback: Action) -> Action:
         counts = counts_of(view.hand)
         blocked = None if view.blocked is None else view.blocked.index
-        jokers = view.jokers
-        ranked = []
-        for i, n in enumerate(counts):
-            if n and i != blocked and not jokers.joker_mask[i]:
-                counts[i] -= 1
-                ranked.append(
-                    (penalty_after(counts, view.cut, view.rules).points, -Card(i).points, i)
-                )
-                counts[i] += 1
+        ranking = release_readings(counts, blocked, view)
         candidates: list[Action] = [fallback]
-        for _, _, i in sorted(ranked):
+        for i in release_order(ranking, view.jokers):
             if len(candidates) >= self.width:
                 break
             action = Discard(Card(i))
@@ -165,20 +157,12 @@ class SearchBot:
             after[candidate.card.index] -= 1
             starts[candidate] = Start(after, step - 1, self.horizon)
         scores = self._evaluate(view, starts)
-        nxt = next(
-            (
-                s
-                for s in ((view.seat + k) % view.players for k in range(1, view.players))
-                if view.seats[s].standing is Standing.ACTIVE
-            ),
-            None,
-        )
+        nxt = next_active(view)
         if nxt is not None and self.feed:
-            taken = read_public(view).taken[nxt]
+            public = read_public(view)
             for candidate in candidates:
                 assert isinstance(candidate, Discard)
-                near = sum(taken[x] for x in NEAR[candidate.card.index])
-                scores[candidate] += self.feed * min(2, near)
+                scores[candidate] += self.feed * public.fed(nxt, candidate.card.index)
         return min(candidates, key=lambda a: (scores[a], candidates.index(a)))
 
     def _draw(self, view: View, fallback: Action) -> Action:

@@ -18,7 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rummy21.cards import DECKS, JOKER_INDEX, TYPE_COUNT
+from rummy21.game.settlement import Standing
 from rummy21.game.view import EventAction, View
+from rummy21.solver.bounds import NEIGHBOURS
+
+NEAR: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted((i, *NEIGHBOURS[i]))) for i in range(JOKER_INDEX)
+)
+"""For each suited card kind, the kinds that can share a group with it, itself included
+(a dublee, a tunnela): :data:`~rummy21.solver.bounds.NEIGHBOURS` and the card."""
+NEAR_SETS: tuple[frozenset[int], ...] = tuple(frozenset(n) for n in NEAR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +38,23 @@ class Public:
     """Per card type: copies this seat has not seen (in the stock or a hidden hand)."""
     taken: tuple[tuple[int, ...], ...]
     """Per seat, per card type: copies it took from the open pile and still holds."""
+    reshuffled: bool
+    """Whether the open pile was reshuffled into a new stock (the cut card is then in it)."""
+
+    def fed(self, seat: int, index: int) -> int:
+        """How many cards near card kind ``index`` (:data:`NEAR`) ``seat`` visibly collects,
+        at most two: what discarding ``index`` would feed it."""
+        taken = self.taken[seat]
+        return min(2, sum(taken[x] for x in NEAR[index]))
+
+
+def next_active(view: View) -> int | None:
+    """The next seat after ``view``'s still in the deal (``None``: none is)."""
+    for step in range(1, view.players):
+        seat = (view.seat + step) % view.players
+        if view.seats[seat].standing is Standing.ACTIVE:
+            return seat
+    return None
 
 
 def read_public(view: View) -> Public:
@@ -60,4 +86,4 @@ def read_public(view: View) -> Public:
         max(0, (view.rules.printed_jokers if i == JOKER_INDEX else DECKS) - seen[i])
         for i in range(TYPE_COUNT)
     )
-    return Public(live, tuple(tuple(t) for t in taken))
+    return Public(live, tuple(tuple(t) for t in taken), reshuffled)

@@ -91,7 +91,7 @@ def loose_ahead(
     isolated: list[tuple[int, int]] = []  # (position, points)
     held = counts.__getitem__
     for i in range(JOKER_INDEX):
-        if not counts[i] or mask[i] or counts[i] == 3 or any(map(held, _NEIGHBOURS[i])):
+        if not counts[i] or mask[i] or counts[i] == 3 or any(map(held, NEIGHBOURS[i])):
             continue
         rank = i % 13 + 1
         isolated.extend([(rank, rank_points[rank - 1])] * counts[i])
@@ -116,7 +116,9 @@ def _neighbours(i: int) -> tuple[int, ...]:
     )
 
 
-_NEIGHBOURS = tuple(_neighbours(i) for i in range(JOKER_INDEX))
+NEIGHBOURS = tuple(_neighbours(i) for i in range(JOKER_INDEX))
+"""For each suited card kind, the other kinds that can share a group with it: its rank in the
+other suits, its suit within two places (an Ace at both ends)."""
 
 
 def max_pure_groups(counts: Sequence[int]) -> int:
