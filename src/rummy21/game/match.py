@@ -74,6 +74,16 @@ DealFactory = Callable[[int, RuleSet, int, int, "int | None"], Table]
 ``Table(players, rules, seed=seed, dealer=dealer)`` (tests deal chosen cards with it)."""
 
 
+def deal_dealer(players: int, number: int) -> int:
+    """The dealer of deal ``number`` (from 0) of a match at ``players`` seats: the last seat
+    deals first, then the deal moves one seat clockwise (RULES §2).
+
+    >>> [deal_dealer(3, n) for n in range(4)]
+    [2, 0, 1, 2]
+    """
+    return (players - 1 + number) % players
+
+
 def deal_seed(match_seed: int | None, number: int) -> int | None:
     """The seed of deal ``number`` (from 0) of a match seeded with ``match_seed``: the
     ``number + 1``-th 32-bit draw of ``random.Random(match_seed)``, as :class:`Match` deals them.
@@ -324,7 +334,7 @@ class Match:
         )
 
     def _dealer_of(self, number: int) -> int:
-        return (self._players - 1 + number) % self._players
+        return deal_dealer(self._players, number)
 
     def _seed_of(self, number: int) -> int | None:
         """:func:`deal_seed` of deal ``number``, drawing each seed once."""

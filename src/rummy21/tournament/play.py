@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from rummy21.bots import Bot, make_bots, play_deal
 from rummy21.game.actions import Action, Draw, Drop
-from rummy21.game.match import deal_seed
+from rummy21.game.match import deal_dealer, deal_seed
 from rummy21.game.table import Table
 from rummy21.game.view import View
 from rummy21.tournament.records import DealOutcome, MoveTimes, ShoeRecord
@@ -39,13 +39,13 @@ def shoe_seed(seed: int, number: int) -> int:
 
 
 def shoe_dealer(players: int, number: int) -> int:
-    """The dealer of shoe ``number``, moving one seat each shoe as a match's dealer does (the
-    first shoe dealt by the last seat).
+    """The dealer of shoe ``number``: deal ``number``'s of a match
+    (:func:`~rummy21.game.match.deal_dealer`), moving one seat each shoe.
 
     >>> [shoe_dealer(3, n) for n in range(4)]
     [2, 0, 1, 2]
     """
-    return (players - 1 + number) % players
+    return deal_dealer(players, number)
 
 
 def bots_seed(seed: int, number: int, lineup: int) -> int:
