@@ -19,7 +19,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from rummy21.analysis import Analysis, ShownGroup, analyze_counts
-from rummy21.bots import Bot, make_bots, parse_bot_names
+from rummy21.bots import BOT_NAMES, Bot, make_bots, parse_bot_names
 from rummy21.bots.advice import Advice, advise
 from rummy21.cards import Card, CardError, counts_of
 from rummy21.cli import app
@@ -642,7 +642,7 @@ def play_command(
     bots: str = typer.Option(
         "greedy",
         "--bots",
-        help="Bots for the other seats, comma-separated, repeated: expert, greedy, random, search.",
+        help=f"Bots for the other seats, comma-separated, repeated: {', '.join(BOT_NAMES)}.",
     ),
     rules: str = rules_option(),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible deals."),

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from rummy21.bots import DEFAULT_TURN_LIMIT, make_bots, parse_bot_names, play_deal
+from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT, make_bots, parse_bot_names, play_deal
 from rummy21.cli import app
 from rummy21.cli.options import rules_option, turn_limit_option
 from rummy21.game.match import DealRecord, Match
@@ -73,10 +73,7 @@ def simulate_command(
     bots: str = typer.Option(
         "random",
         "--bots",
-        help=(
-            "Comma-separated bots by seat, repeated to fill the table: "
-            "expert, greedy, random, search."
-        ),
+        help=f"Comma-separated bots by seat, repeated to fill the table: {', '.join(BOT_NAMES)}.",
     ),
     turn_limit: int | None = turn_limit_option(DEFAULT_TURN_LIMIT),
     rules: str = rules_option(),
