@@ -5,11 +5,16 @@ For each move it samples ``samples`` worlds consistent with its
 their takers, the unseen cards are dealt to the other hands and the stock) and plays each
 candidate forward in every world — the same worlds for every candidate (common random
 numbers). A playout covers the bot's next ``horizon`` draws: the other active seats each draw
-one stock card per round, the bot draws its card from the world's stock, declares if it can
-(then the playout scores ``-win_bonus``), otherwise lets go the greedy card
-(:func:`~rummy21.bots.greedy.best_release`). A playout that does not end scores the penalty
-left (RULES §7, read by the engine). The candidate with the lowest mean wins; ties go to the
-expert's own choice.
+one stock card per round, the bot draws its card from the world's stock, declares if it can,
+otherwise lets go the greedy card (:func:`~rummy21.bots.greedy.best_release`). A playout
+scores what the deal would cost the bot, as RULES §7 settles it: before each of its draws the
+others may declare first (each with chance ``hazard`` a turn), and the bot then pays the
+penalty it holds (read by the engine); declaring wins ``loser_points`` from each other active
+seat (what a loser paid on average in the expert's tournaments, value cards included); a
+playout that does not end costs the penalty left. Winning is worth far more than a few
+penalty points (a winner took +249 a deal, a loser paid −83, in 4-seat tournaments), so the
+bot plays for the draws that declare. The candidate with the lowest mean wins; ties go to
+the expert's own choice.
 
 * **Discard**: the expert's choice and the ``width - 1`` other non-joker cards that leave
   the lowest penalty now. A valid declaration is always taken (the expert's finish).
@@ -62,12 +67,15 @@ def view_digest(view: View) -> int:
 
 
 class Start(NamedTuple):
-    """Where a candidate's playout starts: the 21-card hand it leaves, the stock index of the
-    bot's next draw, and how many of its draws to play."""
+    """Where a candidate's playout starts: the 21-card hand it leaves (and its penalty), the
+    stock index of the bot's next draw, how many of its draws to play, and whether the others
+    play before the first of them (they do after a discard, not before a stock draw)."""
 
     counts: list[int]
+    points: int
     first: int
     rounds: int
+    waits: bool = True
 
 
 class SearchBot:
@@ -81,34 +89,45 @@ class SearchBot:
         seed: int | None = None,
         horizon: int = 2,
         width: int = 4,
-        win_bonus: int = 40,
+        hazard: float = 0.05,
+        loser_points: int = 80,
         feed: float = 3.0,
         budget_s: float = 1.0,
         search_draws: bool = True,
     ) -> None:
         self.samples, self.seed, self.horizon, self.width = samples, seed or 0, horizon, width
-        self.win_bonus, self.feed, self.budget_s = win_bonus, feed, budget_s
+        self.feed, self.budget_s = feed, budget_s
+        self.hazard, self.loser_points = hazard, loser_points
         self.search_draws = search_draws
         self.expert = ExpertBot()
 
     # -- playouts -------------------------------------------------------------------------
 
-    def _playout(self, start: Start, world: World, step: int, view: View) -> int:
-        """Penalty after the bot's next ``rounds`` stock draws (its first at index ``first``,
-        then every ``step`` cards), or ``-win_bonus`` once it can declare."""
+    def _playout(self, start: Start, world: World, step: int, view: View) -> float:
+        """The expected loss over the bot's next ``rounds`` stock draws (its first at index
+        ``first``, then every ``step`` cards): before each draw the others may declare first
+        (each with chance ``hazard`` a turn), costing the penalty then held; declaring gains
+        ``loser_points`` from each of them; a playout that does not end costs the penalty
+        left."""
         jokers, rules = view.jokers, view.rules
         work = list(start.counts)
-        at = start.first
-        for _ in range(start.rounds):
+        at, points, alive, cost = start.first, start.points, 1.0, 0.0
+        win = self.loser_points * (step - 1)
+        lost = 1.0 - (1.0 - self.hazard) ** (step - 1)
+        for r in range(start.rounds):
             if at >= len(world.stock):
                 break
+            if r or start.waits:
+                cost += alive * lost * points
+                alive *= 1.0 - lost
             work[world.stock[at].index] += 1
             release = best_release(work, None, jokers, rules)
             if release.declare:
-                return -self.win_bonus
+                return cost - alive * win
             work[release.card.index] -= 1
+            points = release.reading.points
             at += step
-        return penalty_after(work, view.cut, rules).points
+        return cost + alive * points
 
     def _worlds(self, view: View) -> Iterator[World]:
         rng = random.Random(self.seed * 1_000_003 + view_digest(view))
@@ -155,7 +174,8 @@ class SearchBot:
             assert isinstance(candidate, Discard)
             after = list(counts)
             after[candidate.card.index] -= 1
-            starts[candidate] = Start(after, step - 1, self.horizon)
+            points = penalty_after(after, view.cut, view.rules).points
+            starts[candidate] = Start(after, points, step - 1, self.horizon)
         scores = self._evaluate(view, starts)
         nxt = next_active(view)
         if nxt is not None and self.feed:
@@ -178,12 +198,13 @@ class SearchBot:
             return Draw(Source.OPEN)
         counts[taken.card.index] -= 1
         step = self._active(view)
+        now = penalty_after(counts_of(view.hand), view.cut, view.rules).points
         # Taking the open card keeps it: the next stock draw comes after the others' draws.
         # Drawing from the stock: the playout's first draw is the stock's top card, and one
         # more round, so that both cover the same turns.
         starts: dict[Action, Start] = {
-            Draw(Source.OPEN): Start(counts, step - 1, self.horizon),
-            Draw(Source.STOCK): Start(counts_of(view.hand), 0, self.horizon + 1),
+            Draw(Source.OPEN): Start(counts, taken.reading.points, step - 1, self.horizon),
+            Draw(Source.STOCK): Start(counts_of(view.hand), now, 0, self.horizon + 1, False),
         }
         scores = self._evaluate(view, starts)
         order = [fallback, *(a for a in starts if a != fallback)]
