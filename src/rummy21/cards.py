@@ -167,7 +167,8 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     [Card('AS'), Card('10D'), Card('JK')]
     """
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    return [Card.parse(token) for token in tokens]
+    exact = _BY_TEXT.get  # (most tokens are already in a canonical spelling: one lookup)
+    return [exact(token) or Card.parse(token) for token in tokens]
 
 
 def format_cards(cards: Iterable[Card], pretty: bool = False) -> str:
