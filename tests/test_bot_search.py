@@ -104,3 +104,40 @@ def test_a_tiny_tournament_runs(bots: tuple[str, str]) -> None:
     settings = Settings(bots, players=2, deals=1, seed=1, turn_limit=20)
     summary = summarize(settings, run_shoes(settings, range(1), jobs=1))
     assert summary.shoes == 1 and {b.label for b in summary.bots} == set(bots)
+
+
+def test_a_playout_scores_the_deal_not_the_penalty() -> None:
+    """Declaring at the first draw wins ``loser_points`` from each other seat, discounted by
+    the chance that one of them declared first (and then the penalty held is lost)."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from rummy21.bots.determinize import World
+    from rummy21.bots.evaluate import penalty_after
+    from rummy21.bots.greedy import best_release
+    from rummy21.bots.search import Start
+    from rummy21.cards import counts_of, parse_cards
+    from rummy21.game.view import View
+    from rummy21.jokers import Jokers
+
+    cut = Card.parse("7D")
+    hand = parse_cards("7S 8S 9S 10S 2H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH")
+    view = cast(View, SimpleNamespace(jokers=Jokers.from_cut(cut), rules=RuleSet()))
+    counts = counts_of(hand)
+    points = penalty_after(counts, cut).points
+    assert points > 0
+    bot = SearchBot(hazard=0.1, loser_points=80)
+    wins = World((), (Card.parse("3H"), Card.parse("KD")))
+    declared = bot._playout(Start(counts, points, 0, 2), wins, 4, view)
+    lost = 1 - 0.9**3  # one of three others declares before the draw
+    assert declared == pytest.approx(lost * points - (1 - lost) * 80 * 3)
+    # The stock's top card needs no waiting: no one declares before it.
+    assert bot._playout(Start(counts, points, 0, 2, False), wins, 4, view) == -240
+    # A playout that does not declare ends holding the penalty left after its release.
+    blank = World((), (Card.parse("10H"),))
+    counts[Card.parse("10H").index] += 1
+    left = best_release(counts, None, Jokers.from_cut(cut), RuleSet())
+    counts[Card.parse("10H").index] -= 1
+    assert not left.declare
+    after = bot._playout(Start(counts, points, 0, 1), blank, 4, view)
+    assert after == pytest.approx(lost * points + (1 - lost) * left.reading.points)
