@@ -37,7 +37,7 @@ from itertools import permutations
 from rummy21.analysis import score_counts
 from rummy21.bots.evaluate import Reading, penalty_after
 from rummy21.bots.greedy import hopeless
-from rummy21.bots.tracking import NEAR_SETS, Public, next_active, read_public
+from rummy21.bots.tracking import NEAR_SETS, next_active, next_draws, read_public
 from rummy21.cards import TYPE_COUNT, Card, counts_of
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.turn import kept_after_taking
@@ -97,21 +97,6 @@ class ExpertBot:
     def _eff(self, reading: Reading) -> int:
         return -self.win_bonus if reading.valid else reading.points
 
-    def _draws(self, jokers: Jokers, public: Public) -> list[tuple[int, float]]:
-        """Every card that may come next (card type, probability by live copies); jokers
-        once, as the joker type with the most live copies (they all fill any group)."""
-        live = public.live
-        total = sum(live)
-        if not total:
-            return []
-        mask = jokers.joker_mask
-        draws = [(d, live[d] / total) for d in range(TYPE_COUNT) if live[d] and not mask[d]]
-        joker_live = sum(n for i, n in enumerate(live) if mask[i])
-        if joker_live:
-            stand_in = max((i for i in range(TYPE_COUNT) if mask[i]), key=lambda i: live[i])
-            draws.append((stand_in, joker_live / total))
-        return draws
-
     def _read_pair(self, d: int, keep: Sequence[int], mask: Sequence[bool]) -> bool:
         """Whether the draw ``d`` is worth a solver reading once the pair is let go: a
         joker, or a card that can join one of the candidates ``keep`` still held. Other
@@ -165,7 +150,7 @@ class ExpertBot:
         cut, rules, mask = view.cut, view.rules, jokers.joker_mask
         expected = dict.fromkeys(candidates, 0.0)
         pairs = [(c, a) for c, a in permutations(candidates, 2) if c < a]
-        for d, p in self._draws(jokers, public):
+        for d, p in next_draws(jokers, public):
             counts[d] += 1
             best = {c: self._eff(ranking[c]) for c in candidates}
             for c, a in pairs:  # the pair leaves the same hand whichever is discarded now
@@ -217,7 +202,7 @@ class ExpertBot:
             return False
         mask = jokers.joker_mask
         stock = 0.0
-        for d, p in self._draws(jokers, read_public(view)):
+        for d, p in next_draws(jokers, read_public(view)):
             counts[d] += 1
             best = self._eff(now)
             for a in candidates:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from rummy21.cards import DECKS, JOKER_INDEX, TYPE_COUNT
 from rummy21.game.settlement import Standing
 from rummy21.game.view import EventAction, View
+from rummy21.jokers import Jokers
 from rummy21.solver.bounds import NEIGHBOURS
 
 NEAR: tuple[tuple[int, ...], ...] = tuple(
@@ -46,6 +47,22 @@ class Public:
         at most two: what discarding ``index`` would feed it."""
         taken = self.taken[seat]
         return min(2, sum(taken[x] for x in NEAR[index]))
+
+
+def next_draws(jokers: Jokers, public: Public) -> list[tuple[int, float]]:
+    """Every card that may come next (card type, probability by live copies); jokers once,
+    as the joker type with the most live copies (they all fill any group alike)."""
+    live = public.live
+    total = sum(live)
+    if not total:
+        return []
+    mask = jokers.joker_mask
+    draws = [(d, live[d] / total) for d in range(TYPE_COUNT) if live[d] and not mask[d]]
+    joker_live = sum(n for i, n in enumerate(live) if mask[i])
+    if joker_live:
+        stand_in = max((i for i in range(TYPE_COUNT) if mask[i]), key=lambda i: live[i])
+        draws.append((stand_in, joker_live / total))
+    return draws
 
 
 def next_active(view: View) -> int | None:
