@@ -1,0 +1,1 @@
+"""Research environments (extra ``rl``): PettingZoo and Gymnasium."""
