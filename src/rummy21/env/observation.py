@@ -25,6 +25,7 @@ import numpy.typing as npt
 from rummy21.cards import DECKS, TYPE_COUNT
 from rummy21.game.settlement import Standing
 from rummy21.game.view import EventAction, Phase, PublicEvent, View
+from rummy21.jokers import Jokers
 
 Vector = npt.NDArray[np.float32]
 
@@ -117,24 +118,38 @@ class Encoder:
         self._size = size(players)
         self._first: PublicEvent | None = None
         self._seen = 0
-        self._discards = [[0] * TYPE_COUNT for _ in range(players)]
-        self._taken = [[0] * TYPE_COUNT for _ in range(players)]
+        self._discards = np.zeros((players, TYPE_COUNT), dtype=np.float32)
+        self._taken = np.zeros((players, TYPE_COUNT), dtype=np.float32)
+        # Seat order seen from each seat, and the planes a cut card decides (cut, jokers, value).
+        self._orders = [np.roll(np.arange(players), -seat) for seat in range(players)]
+        self._by_cut: dict[int, Vector] = {}
 
     def _catch_up(self, history: tuple[PublicEvent, ...]) -> None:
         if not history or history[0] is not self._first or len(history) < self._seen:
             self._first, self._seen = (history[0] if history else None), 0
-            for row in (*self._discards, *self._taken):
-                row[:] = [0] * TYPE_COUNT
+            self._discards[:] = 0
+            self._taken[:] = 0
         discarded, drew = EventAction.DISCARDED, EventAction.DREW
         for event in history[self._seen :]:
             action, card = event.action, event.card
             if card is None or event.seat is None:
                 continue
             if action is discarded:
-                self._discards[event.seat][card.index] += 1
+                self._discards[event.seat, card.index] += 1
             elif action is drew:  # a public draw names its card only when taken from the pile
-                self._taken[event.seat][card.index] += 1
+                self._taken[event.seat, card.index] += 1
         self._seen = len(history)
+
+    def _cut_planes(self, jokers: Jokers) -> Vector:
+        planes = self._by_cut.get(jokers.cut.index)
+        if planes is None:
+            planes = np.zeros(3 * TYPE_COUNT, dtype=np.float32)
+            planes[jokers.cut.index] = 1.0
+            planes[TYPE_COUNT : 2 * TYPE_COUNT] = jokers.joker_mask
+            for v in jokers.value_cards:
+                planes[2 * TYPE_COUNT + v.index] = 1.0
+            self._by_cut[jokers.cut.index] = planes
+        return planes
 
     def encode(self, view: View) -> Vector:
         """The observation of ``view.seat`` (a new array)."""
@@ -143,41 +158,39 @@ class Encoder:
             raise ValueError(f"this encoder reads tables of {n}, not {view.players}")
         self._catch_up(view.history)
         obs = np.zeros(self._size, dtype=np.float32)
-        hand = [0] * card
+        counts = bytearray(card)  # (a buffer numpy reads at once: no Python int per entry)
         for c in view.hand:
-            hand[c.index] += 1
-        obs[:card] = hand
+            counts[c.index] += 1
+        obs[:card] = np.frombuffer(counts, dtype=np.uint8)
         if view.drawn is not None:
             obs[at["drawn"] + view.drawn.index] = 1.0
         if view.blocked is not None:
             obs[at["blocked"] + view.blocked.index] = 1.0
-        jokers = view.jokers
-        obs[at["cut"] + jokers.cut.index] = 1.0
-        obs[at["jokers"] : at["jokers"] + card] = jokers.joker_mask
-        value = at["value"]
-        for v in jokers.value_cards:
-            obs[value + v.index] = 1.0
+        obs[at["cut"] : at["cut"] + 3 * card] = self._cut_planes(view.jokers)
         pile = view.open_pile
         if pile:
             top = pile[-1]
             obs[at["open_top"] + top.card.index] = 1.0
             obs[at["open_dealt"]] = top.discarded_by is None
-            counts = [0] * card
+            counts = bytearray(card)
             for o in pile:
                 counts[o.card.index] += 1
-            obs[at["open_pile"] : at["open_pile"] + card] = counts
-        order = [(view.seat + k) % n for k in range(n)]
+            obs[at["open_pile"] : at["open_pile"] + card] = np.frombuffer(counts, dtype=np.uint8)
+        seat = view.seat
+        order = self._orders[seat]
         block = n * card
-        obs[at["discards"] : at["discards"] + block] = [x for s in order for x in self._discards[s]]
-        obs[at["taken"] : at["taken"] + block] = [x for s in order for x in self._taken[s]]
+        obs[at["discards"] : at["discards"] + block] = self._discards[order].ravel()
+        obs[at["taken"] : at["taken"] + block] = self._taken[order].ravel()
         standing, cards, played = at["standing"], at["cards"], at["played"]
-        for k, s in enumerate(order):
-            info = view.seats[s]
+        seats = view.seats
+        for k in range(n):
+            info = seats[(seat + k) % n]
             obs[standing + 4 * k + STANDINGS.index(info.standing)] = 1.0
             obs[cards + k] = info.cards / 22
-            obs[played + k] = info.played > 0
+            if info.played:
+                obs[played + k] = 1.0
         if view.turn is not None:
-            obs[at["in_turn"] + (view.turn - view.seat) % n] = 1.0
+            obs[at["in_turn"] + (view.turn - seat) % n] = 1.0
         obs[at["phase"] + PHASES.index(view.phase)] = 1.0
         shoe = 52 * DECKS + view.rules.printed_jokers
         obs[at["stock"]] = min(view.stock_size / shoe, 1.0)
