@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from rummy21.env import env
+from rummy21.env import raw_env
 from rummy21.env.actions import ACTION_COUNT, DECLARE, DROP
 
 Runner = Callable[[float, int, int], tuple[int, int, float]]
@@ -49,13 +49,13 @@ PLAIN[DECLARE:] = False
 def rummy21(
     seconds: float, seed: int, players: int, long_deals: bool = False
 ) -> tuple[int, int, float]:
-    e = env(players=players)
+    e = raw_env(players=players)
     rng = random.Random(seed)
     e.reset(seed=seed)
     actions = deals = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        for agent in e.agent_iter():
+        for _agent in e.agent_iter():
             obs, _, terminated, truncated, _ = e.last()
             if terminated or truncated:
                 e.step(None)

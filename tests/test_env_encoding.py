@@ -12,7 +12,7 @@ pytest.importorskip("gymnasium")
 
 from rummy21.cards import TYPE_COUNT
 from rummy21.env.actions import ACTION_COUNT, ACTIONS, action_of, index_of
-from rummy21.env.observation import Encoder, fields, size
+from rummy21.env.observation import Encoder, bounds, fields, size
 from rummy21.env.spaces import observe
 from rummy21.game import Declare, Discard, Table
 from rummy21.game.dealing import deal_shoe, dealing_order, shuffled_shoe
@@ -41,6 +41,7 @@ def test_masks_are_exactly_what_the_engine_accepts(variant: str, players: int) -
     rules = VARIANTS[variant].with_(turn_limit=60)
     rng = random.Random(players)
     encoder = Encoder(players)
+    high = bounds(players, 3)
     for deal in range(6):
         table = Table(players, rules, seed=1000 * players + deal)
         while not table.over:
@@ -50,8 +51,13 @@ def test_masks_are_exactly_what_the_engine_accepts(variant: str, players: int) -
             accepted = [table.can_apply(a) for a in ACTIONS]
             assert mask.tolist() == [int(x) for x in accepted]
             for other in range(players):
+                seen = observe(table, other, encoder)
                 if other != seat:
-                    assert not observe(table, other, encoder)["action_mask"].any()
+                    assert not seen["action_mask"].any()
+                # The encoder's running counts read as the whole history does.
+                fresh = Encoder(players).encode(table.view(other))
+                assert np.array_equal(seen["observation"], fresh)
+                assert (fresh >= 0).all() and (fresh <= high).all()
             # Random agents declare half the time; let them discard more, to see long deals.
             legal = np.flatnonzero(mask)
             plain = [i for i in legal if not isinstance(ACTIONS[i], Declare)]

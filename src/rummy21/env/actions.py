@@ -27,8 +27,20 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
-from rummy21.cards import ALL_CARDS, TYPE_COUNT
-from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
+from rummy21.cards import TYPE_COUNT
+from rummy21.game.actions import (
+    DECLARE_OF,
+    DISCARD_OF,
+    DRAW_OPEN,
+    Action,
+    Declare,
+    Discard,
+    Draw,
+    Drop,
+    Source,
+)
+from rummy21.game.actions import DRAW_STOCK as DRAW_STOCK_ACTION
+from rummy21.game.actions import DROP as DROP_ACTION
 
 DRAW_STOCK = 0
 TAKE_OPEN = 1
@@ -39,16 +51,13 @@ DECLARE = DISCARD + TYPE_COUNT
 """The first declare index: ``DECLARE + card.index``."""
 ACTION_COUNT = DECLARE + TYPE_COUNT
 
-ACTIONS: tuple[Action, ...] = (
-    Draw(Source.STOCK),
-    Draw(Source.OPEN),
-    Drop(),
-    *(Discard(card) for card in ALL_CARDS),
-    *(Declare(card) for card in ALL_CARDS),
-)
+ACTIONS: tuple[Action, ...] = (DRAW_STOCK_ACTION, DRAW_OPEN, DROP_ACTION, *DISCARD_OF, *DECLARE_OF)
 """The engine's action for each index."""
 
 Mask = npt.NDArray[np.int8]
+
+# The engine lists its legal actions as these very objects: their index by identity is a lookup.
+_BY_ID = {id(action): index for index, action in enumerate(ACTIONS)}
 
 
 def action_of(index: int) -> Action:
@@ -61,7 +70,8 @@ def action_of(index: int) -> Action:
 def index_of(action: Action) -> int:
     """The index of an engine action (a declaration's own layout is not part of the space).
 
-    >>> index_of(Discard(ALL_CARDS[5])), index_of(Drop())
+    >>> from rummy21.cards import Card
+    >>> index_of(Discard(Card.parse("6S"))), index_of(Drop())
     (8, 2)
     """
     kind = type(action)
@@ -79,6 +89,6 @@ def index_of(action: Action) -> int:
 def mask_of(legal: Iterable[Action]) -> Mask:
     """1 at the index of every action in ``legal`` (the engine's legal actions), else 0."""
     mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-    for action in legal:
-        mask[index_of(action)] = 1
+    by_id = _BY_ID
+    mask[[i if (i := by_id.get(id(a))) is not None else index_of(a) for a in legal]] = 1
     return mask

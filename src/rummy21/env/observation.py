@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from rummy21.cards import DECKS, TYPE_COUNT
 from rummy21.game.settlement import Standing
-from rummy21.game.view import EventAction, Phase, PublicEvent, View
+from rummy21.game.view import EventAction, OpenCard, Phase, PublicEvent, View
 from rummy21.jokers import Jokers
 
 Vector = npt.NDArray[np.float32]
@@ -122,6 +122,8 @@ class Encoder:
         self._taken = np.zeros((players, TYPE_COUNT), dtype=np.float32)
         # Seat order seen from each seat, and the planes a cut card decides (cut, jokers, value).
         self._orders = [np.roll(np.arange(players), -seat) for seat in range(players)]
+        self._pile: tuple[OpenCard, ...] = ()
+        self._pile_counts = np.zeros(TYPE_COUNT, dtype=np.float32)
         self._by_cut: dict[int, Vector] = {}
 
     def _catch_up(self, history: tuple[PublicEvent, ...]) -> None:
@@ -139,6 +141,21 @@ class Encoder:
             elif action is drew:  # a public draw names its card only when taken from the pile
                 self._taken[event.seat, card.index] += 1
         self._seen = len(history)
+
+    def _count_pile(self, pile: tuple[OpenCard, ...]) -> Vector:
+        """The open pile's counts, updated from the last pile read: the part both piles share
+        (compared in C, at once) is counted already; a reshuffled pile is counted again."""
+        old, counts = self._pile, self._pile_counts
+        common = min(len(old), len(pile))
+        if pile[:common] != old[:common]:
+            old, common = (), 0
+            counts[:] = 0
+        for o in old[common:]:
+            counts[o.card.index] -= 1
+        for o in pile[common:]:
+            counts[o.card.index] += 1
+        self._pile = pile
+        return counts
 
     def _cut_planes(self, jokers: Jokers) -> Vector:
         planes = self._by_cut.get(jokers.cut.index)
@@ -172,10 +189,7 @@ class Encoder:
             top = pile[-1]
             obs[at["open_top"] + top.card.index] = 1.0
             obs[at["open_dealt"]] = top.discarded_by is None
-            counts = bytearray(card)
-            for o in pile:
-                counts[o.card.index] += 1
-            obs[at["open_pile"] : at["open_pile"] + card] = np.frombuffer(counts, dtype=np.uint8)
+            obs[at["open_pile"] : at["open_pile"] + card] = self._count_pile(pile)
         seat = view.seat
         order = self._orders[seat]
         block = n * card

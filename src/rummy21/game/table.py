@@ -31,7 +31,21 @@ from typing import Any
 
 from rummy21.analysis import Option
 from rummy21.cards import ALL_CARDS, TYPE_COUNT, Card, MissingCard, counts_of, without
-from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source, TimeOut, as_card
+from rummy21.game.actions import (
+    DECLARE_OF,
+    DISCARD_OF,
+    DRAW_OPEN,
+    DRAW_STOCK,
+    DROP,
+    Action,
+    Declare,
+    Discard,
+    Draw,
+    Drop,
+    Source,
+    TimeOut,
+    as_card,
+)
 from rummy21.game.dealing import check_shoe, deal_shoe, shuffled_shoe
 from rummy21.game.declaration import Verdict, judge
 from rummy21.game.errors import IllegalActionError, ReplayError, SetupError
@@ -557,18 +571,13 @@ class Table:
         if self._phase is Phase.OVER:
             return []
         if self._phase is Phase.DRAW:
-            actions: list[Action] = [Draw(Source.STOCK)]
             if self.can_draw(Source.OPEN):
-                actions.append(Draw(Source.OPEN))
-            actions.append(Drop())
-            return actions
+                return [DRAW_STOCK, DRAW_OPEN, DROP]
+            return [DRAW_STOCK, DROP]
         blocked = self._blocked()
-        cards = [
-            ALL_CARDS[i]
-            for i, n in enumerate(self._hands[self._turn])
-            if n and ALL_CARDS[i] != blocked
-        ]
-        return [*(Discard(c) for c in cards), *(Declare(c) for c in cards)]
+        skip = -1 if blocked is None else blocked.index
+        held = [i for i, n in enumerate(self._hands[self._turn]) if n and i != skip]
+        return [DISCARD_OF[i] for i in held] + [DECLARE_OF[i] for i in held]
 
     def verify(self, action: Action, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is allowed now."""
