@@ -577,7 +577,9 @@ class Table:
         blocked = self._blocked()
         skip = -1 if blocked is None else blocked.index
         held = [i for i, n in enumerate(self._hands[self._turn]) if n and i != skip]
-        return [DISCARD_OF[i] for i in held] + [DECLARE_OF[i] for i in held]
+        actions: list[Action] = [DISCARD_OF[i] for i in held]
+        actions += [DECLARE_OF[i] for i in held]
+        return actions
 
     def verify(self, action: Action, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is allowed now."""
