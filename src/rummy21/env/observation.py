@@ -118,10 +118,14 @@ class Encoder:
         self._size = size(players)
         self._first: PublicEvent | None = None
         self._seen = 0
-        self._discards = np.zeros((players, TYPE_COUNT), dtype=np.float32)
-        self._taken = np.zeros((players, TYPE_COUNT), dtype=np.float32)
-        # Seat order seen from each seat, and the planes a cut card decides (cut, jokers, value).
-        self._orders = [np.roll(np.arange(players), -seat) for seat in range(players)]
+        # Each seat's discards and pick-ups, by seat; the planes "discards" and "taken" follow
+        # one another, so one gather per observation puts both in the observer's seat order.
+        self._public = np.zeros((2, players, TYPE_COUNT), dtype=np.float32)
+        self._discards, self._taken = self._public[0], self._public[1]
+        flat = np.arange(self._public.size).reshape(self._public.shape)
+        self._gather = [
+            flat[:, np.roll(np.arange(players), -seat)].ravel() for seat in range(players)
+        ]
         self._pile: tuple[OpenCard, ...] = ()
         self._pile_counts = np.zeros(TYPE_COUNT, dtype=np.float32)
         self._by_cut: dict[int, Vector] = {}
@@ -129,8 +133,7 @@ class Encoder:
     def _catch_up(self, history: tuple[PublicEvent, ...]) -> None:
         if not history or history[0] is not self._first or len(history) < self._seen:
             self._first, self._seen = (history[0] if history else None), 0
-            self._discards[:] = 0
-            self._taken[:] = 0
+            self._public[:] = 0
         discarded, drew = EventAction.DISCARDED, EventAction.DREW
         for event in history[self._seen :]:
             action, card = event.action, event.card
@@ -191,10 +194,8 @@ class Encoder:
             obs[at["open_dealt"]] = top.discarded_by is None
             obs[at["open_pile"] : at["open_pile"] + card] = self._count_pile(pile)
         seat = view.seat
-        order = self._orders[seat]
-        block = n * card
-        obs[at["discards"] : at["discards"] + block] = self._discards[order].ravel()
-        obs[at["taken"] : at["taken"] + block] = self._taken[order].ravel()
+        start = at["discards"]
+        self._public.take(self._gather[seat], out=obs[start : start + 2 * n * card])
         standing, cards, played = at["standing"], at["cards"], at["played"]
         seats = view.seats
         for k in range(n):

@@ -27,6 +27,8 @@ import random
 import secrets
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
+from itertools import chain
+from operator import getitem
 from typing import Any
 
 from rummy21.analysis import Option
@@ -72,8 +74,16 @@ from rummy21.ruleset import CLASSIC, RuleSet
 Groups = Sequence[Sequence[Card | str]]
 
 
+# _COPIES[i][n]: n copies of card i, so that a count vector becomes cards without a Python loop
+# (every view lists its seat's hand).
+_COPIES = tuple(tuple((card,) * n for n in range(16)) for card in ALL_CARDS)
+
+
 def _cards(counts: Sequence[int]) -> tuple[Card, ...]:
-    return tuple([ALL_CARDS[i] for i, n in enumerate(counts) if n for _ in range(n)])
+    try:
+        return tuple(chain.from_iterable(map(getitem, _COPIES, counts)))
+    except IndexError:  # (more than 15 copies: only a shoe far beyond the rules' holds them)
+        return tuple([ALL_CARDS[i] for i, n in enumerate(counts) if n for _ in range(n)])
 
 
 class Table:
