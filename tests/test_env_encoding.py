@@ -4,6 +4,8 @@ observation shows nothing it may not see."""
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -137,3 +139,20 @@ def test_the_encoder_follows_a_new_deal_and_a_history_read_from_the_start() -> N
 
 
 ACTIONS_CARDS = [a.card for a in ACTIONS if isinstance(a, Discard)]
+
+
+def test_the_documented_observation_table_is_the_layout() -> None:
+    """docs/environments.md's table lists the fields in order, with their sizes."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "environments.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| ([^|]+) \|", page, re.MULTILINE)
+
+    def entries(name: str, players: int) -> int:
+        text = dict(rows)[name].strip()
+        base, _, per_seat = text.partition("·")
+        return int(base) * players if per_seat == "n" else (players if text == "n" else int(base))
+
+    for players in range(2, 7):
+        assert [(f.name, f.size) for f in fields(players)] == [
+            (name, entries(name, players)) for name, _ in rows
+        ]
+        assert size(players) == 430 + 113 * players
