@@ -8,7 +8,13 @@ The learner takes one seat of the Gymnasium environment ``rummy21/Rummy21-v0``; 
 seats are bots of the ladder. ``--against`` names the bots to learn against: each of the
 ``--envs`` environments (run in one process, one after another) plays one of them, in turn, so
 a mix is learnt at once. Rewards are deal scores divided by 120; the mask keeps the learner to
-legal moves. Training stops after ``--minutes`` (or ``--steps``), then it writes
+legal moves, and offers a declaration only when it is valid (``declarations="valid"``: a
+wrong one is legal, but a blunder; the ``rl:`` bot declares the same way). A beginner's
+cheapest move is to drop at once (30 points): a policy that starts
+out declaring wrongly half the time (120) learns that within seconds and then never sees a
+hand played out. So, by default, training deals charge 120 for a drop (``--drop-cost``; a
+rule-set parameter, RULES §9) and the learner has to find how to play on; the policy then
+plays under the classic rules. Training stops after ``--minutes`` (or ``--steps``), then it writes
 
 * the policy (``--out``), playable as a bot: ``rl:artifacts/rl/policy.zip``;
 * its learning curve: ``curve.csv`` (steps, minutes, the mean deal score of the last 200
@@ -38,6 +44,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from rummy21.bots import check_bot_name
 from rummy21.env import ENV_ID
+from rummy21.ruleset import RuleSet
 
 SCALE = 120.0
 """The environment's reward scale (``normalize_rewards``): rewards × SCALE are points."""
@@ -71,9 +78,16 @@ class Curve(BaseCallback):
             print(f"{self.num_timesteps:>9} steps {minutes:6.1f} min  {mean:+8.1f} points/deal")
 
 
-def make_env(players: int, opponent: str, seed: int) -> Any:
+def make_env(players: int, opponent: str, seed: int, rules: RuleSet) -> Any:
     def build() -> Any:
-        made = gymnasium.make(ENV_ID, players=players, opponents=opponent, normalize_rewards=True)
+        made = gymnasium.make(
+            ENV_ID,
+            players=players,
+            opponents=opponent,
+            rules=rules,
+            normalize_rewards=True,
+            declarations="valid",
+        )
         made.reset(seed=seed)
         return Monitor(made)
 
@@ -120,15 +134,25 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1, help="PyTorch threads")
+    parser.add_argument("--ent-coef", type=float, default=0.05, help="entropy bonus")
+    parser.add_argument(
+        "--drop-cost",
+        type=int,
+        default=120,
+        help="what a drop costs in training (0: the rules' 30/70); see the module docstring",
+    )
     parser.add_argument("--out", type=Path, default=Path("artifacts/rl/policy.zip"))
     args = parser.parse_args()
     against = [check_bot_name(n) for n in args.against.split(",") if n.strip()]
     if not against:
         parser.error("--against names at least one bot")
     torch.set_num_threads(args.threads)
+    rules = RuleSet()
+    if args.drop_cost:
+        rules = rules.with_(first_drop=args.drop_cost, middle_drop=args.drop_cost)
     envs = DummyVecEnv(
         [
-            make_env(args.players, against[i % len(against)], args.seed * 1000 + i)
+            make_env(args.players, against[i % len(against)], args.seed * 1000 + i, rules)
             for i in range(args.envs)
         ]
     )
@@ -139,7 +163,7 @@ def main() -> None:
         batch_size=256,
         learning_rate=3e-4,
         gamma=0.995,
-        ent_coef=0.01,
+        ent_coef=args.ent_coef,
         policy_kwargs={"net_arch": [256, 256]},
         seed=args.seed,
         device="cpu",

@@ -3,6 +3,7 @@ learner's deal score, seeded bots, and clear errors."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 import numpy as np
@@ -15,6 +16,7 @@ from gymnasium.utils.env_checker import check_env
 
 from rummy21.bots import RandomBot
 from rummy21.env import ENV_ID, RummyEnv
+from rummy21.env.actions import ACTIONS, DECLARE
 from rummy21.game import IllegalActionError
 
 
@@ -110,3 +112,29 @@ def test_ansi_render_shows_the_learners_hand() -> None:
     e.reset(seed=2)
     text = e.render()
     assert text is not None and "Seat 0's hand" in text and "Stock " in text
+
+
+def test_valid_declarations_only_offers_no_wrong_declaration() -> None:
+    """With declarations="valid" a declaration is offered only when the engine would judge it
+    valid; one the mask does not offer is refused, though the rules allow it."""
+    e = RummyEnv(players=2, opponents="random", declarations="valid", turn_limit=60)
+    rng = random.Random(3)
+    offered = 0
+    for deal in range(6):
+        obs, _ = e.reset(seed=deal if deal == 0 else None)
+        done = False
+        while not done:
+            mask = obs["action_mask"]
+            for index in np.flatnonzero(mask[DECLARE:]):
+                trial = copy.deepcopy(e.table)
+                trial.declare(ACTIONS[DECLARE + index].finish)  # type: ignore[union-attr]
+                assert trial.result is not None, "a declaration offered was wrong"
+                offered += 1
+            action = int(rng.choice(np.flatnonzero(mask)))
+            obs, _, terminated, truncated, _ = e.step(action)
+            done = terminated or truncated
+    e.reset(seed=1)
+    e.step(0)
+    assert e.table.can_declare(e.table.hand(0)[0])
+    with pytest.raises(IllegalActionError, match="only a valid declaration is"):
+        e.step(DECLARE + e.table.hand(0)[0].index)

@@ -3,7 +3,8 @@
 ``PATH`` is a policy saved by sb3-contrib's ``MaskablePPO`` on this package's environments
 (``examples/train_maskable_ppo.py`` makes one). The bot sees what every bot sees — its seat's
 view and the legal actions — encoded as the environments encode them, and plays the
-policy's most likely legal action. Loading needs the ``train`` extra
+policy's most likely legal action, declaring only as the engine's analysis would
+(:mod:`.declaring`: never a wrong declaration). Loading needs the ``train`` extra
 (``pip install 'rummy21[train]'``: Stable-Baselines3, sb3-contrib and PyTorch); without it,
 or for a file that is no such policy, making the bot is a :class:`ValueError` saying so.
 
@@ -23,13 +24,15 @@ from typing import Any
 
 from rummy21.bots import BOT_KINDS
 from rummy21.env.actions import ACTION_COUNT, ACTIONS, mask_of
+from rummy21.env.declaring import sound_declarations
 from rummy21.env.observation import Encoder, size
 from rummy21.game.actions import Action
 from rummy21.game.view import View
 
 
 def load_policy(path: str | Path) -> Any:
-    """A saved ``MaskablePPO`` model, on the CPU (a :class:`ValueError` if it cannot be)."""
+    """A saved ``MaskablePPO`` model, on the CPU (a :class:`ValueError` if it cannot be).
+    PyTorch is set to one thread in this process."""
     file = Path(path)
     if not file.is_file():
         raise ValueError(f"no trained policy at {path}")
@@ -39,6 +42,9 @@ def load_policy(path: str | Path) -> Any:
         raise ValueError(
             "a trained policy needs Stable-Baselines3 and sb3-contrib: pip install 'rummy21[train]'"
         ) from None
+    # A network this small runs fastest on one thread: more only contend with each other (and
+    # with the table's own work), by a factor of ten on a busy machine.
+    importlib.import_module("torch").set_num_threads(1)
     try:
         return contrib.MaskablePPO.load(str(file), device="cpu")
     except Exception as error:  # (a zip of something else, a pickle from another version)
@@ -69,7 +75,7 @@ class PolicyBot:
             )
         if self._encoder is None or self._encoder.players != view.players:
             self._encoder = Encoder(view.players)
-        mask = mask_of(legal_actions)
+        mask = mask_of(sound_declarations(view, legal_actions))
         obs = {"observation": self._encoder.encode(view), "action_mask": mask}
         index, _ = self._model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
         action = ACTIONS[int(index)]

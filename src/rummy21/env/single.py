@@ -8,7 +8,10 @@ before the learner's first turn (every bot dropped) gives it no decision: it is 
 and ``info["skipped"]`` counts such deals. ``action_masks()`` is the mask of the last
 observation (what sb3-contrib's MaskablePPO reads).
 
-An index the rules refuse raises :class:`~rummy21.game.IllegalActionError`; with
+``declarations="valid"`` offers a declaration only when the learner's cards hold a valid one,
+and then with the card the engine's analysis puts aside (:mod:`.declaring`): wrong
+declarations, legal but ruinous, are not offered. An index the rules refuse (or the mask does
+not offer) raises :class:`~rummy21.game.IllegalActionError`; with
 ``illegal_action="penalize"`` it instead leaves the table as it is and costs
 ``illegal_penalty`` (``info["illegal"]`` is set) — for learners that do not read the mask.
 
@@ -62,11 +65,15 @@ class RummyEnv(gymnasium.Env[Observation, int]):
         normalize_rewards: bool = False,
         illegal_action: Literal["raise", "penalize"] = "raise",
         illegal_penalty: float = 1.0,
+        declarations: Literal["all", "valid"] = "all",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is 'ansi' or None, not {render_mode!r}")
         if illegal_action not in ("raise", "penalize"):
             raise ValueError(f"illegal_action is 'raise' or 'penalize', not {illegal_action!r}")
+        if declarations not in ("all", "valid"):
+            raise ValueError(f"declarations is 'all' or 'valid', not {declarations!r}")
+        self.declarations = declarations
         self._deals = Deals(players, rules, turn_limit)
         self.rules = self._deals.rules
         if not isinstance(seat, int) or not 0 <= seat < players:
@@ -118,6 +125,11 @@ class RummyEnv(gymnasium.Env[Observation, int]):
         if table.over:
             raise IllegalActionError("the deal is over: call reset()")
         try:
+            if self.declarations == "valid" and self._offers(action) is False:
+                raise IllegalActionError(
+                    f"action {action} is not offered: with declarations='valid' only a valid "
+                    "declaration is (see the mask)"
+                )
             apply_index(table, action)
         except IllegalActionError:
             if self.illegal_action == "raise":
@@ -158,8 +170,18 @@ class RummyEnv(gymnasium.Env[Observation, int]):
             table.apply(bot.choose(table.view(seat), table.legal_actions()))
 
     def _observe(self) -> Observation:
-        self._last = observe(self.table, self.seat, self._encoder)
+        sound = self.declarations == "valid"
+        self._last = observe(self.table, self.seat, self._encoder, sound)
         return self._last
+
+    def _offers(self, action: Any) -> bool | None:
+        """Whether the last mask offers ``action`` (``None``: no such index, which the engine
+        refuses with its own message)."""
+        if self._last is None or not isinstance(action, int | np.integer):
+            return None
+        if not 0 <= action < len(self._last["action_mask"]):
+            return None
+        return bool(self._last["action_mask"][action])
 
 
 def _opponents(

@@ -11,6 +11,7 @@ An observation is a dict: ``observation`` (:mod:`.observation`'s vector) and ``a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,9 @@ from gymnasium import spaces
 
 from rummy21.cards import DECKS
 from rummy21.env.actions import ACTION_COUNT, action_of, mask_of
+from rummy21.env.declaring import sound_declarations
 from rummy21.env.observation import Encoder, bounds
+from rummy21.game.actions import Action
 from rummy21.game.errors import IllegalActionError
 from rummy21.game.events import Event
 from rummy21.game.table import Table
@@ -42,11 +45,15 @@ def action_space() -> spaces.Discrete:
     return spaces.Discrete(ACTION_COUNT)
 
 
-def observe(table: Table, seat: int, encoder: Encoder) -> Observation:
+def observe(table: Table, seat: int, encoder: Encoder, sound: bool = False) -> Observation:
     """``seat``'s observation: its view encoded, and the engine's legal actions as a mask
-    (empty unless it is in turn)."""
-    legal = table.legal_actions() if table.turn == seat else ()
-    return {"observation": encoder.encode(table.view(seat)), "action_mask": mask_of(legal)}
+    (empty unless it is in turn; ``sound``: only the declarations the engine would judge
+    valid, :mod:`.declaring`)."""
+    view = table.view(seat)
+    legal: Sequence[Action] = table.legal_actions() if table.turn == seat else ()
+    if sound and legal:
+        legal = sound_declarations(view, legal)
+    return {"observation": encoder.encode(view), "action_mask": mask_of(legal)}
 
 
 def apply_index(table: Table, index: Any) -> Event:
