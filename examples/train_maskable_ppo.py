@@ -177,9 +177,10 @@ def main() -> None:
         writer = csv.writer(file)
         writer.writerow(["steps", "minutes", "mean_points_last_200_deals", "deals"])
         writer.writerows((s, f"{m:.2f}", f"{p:.2f}", d) for s, m, p, d in curve.rows)
+    drops = f", drops at {args.drop_cost}" if args.drop_cost else ""
     title = (
-        f"MaskablePPO at {args.players} seats against {', '.join(against)}: "
-        "mean deal score (last 200 deals)"
+        f"MaskablePPO, {args.players} seats, against {', '.join(against)}{drops}: "
+        "mean deal score of the last 200 deals"
     )
     (args.out.parent / "curve.svg").write_text(svg_curve(curve.rows, title))
     print(f"saved {args.out} after {curve.num_timesteps:,} steps and {curve.deals:,} deals")
