@@ -28,19 +28,8 @@ import numpy as np
 import numpy.typing as npt
 
 from rummy21.cards import TYPE_COUNT
-from rummy21.game.actions import (
-    DECLARE_OF,
-    DISCARD_OF,
-    DRAW_OPEN,
-    Action,
-    Declare,
-    Discard,
-    Draw,
-    Drop,
-    Source,
-)
-from rummy21.game.actions import DRAW_STOCK as DRAW_STOCK_ACTION
-from rummy21.game.actions import DROP as DROP_ACTION
+from rummy21.game import actions as engine
+from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 
 DRAW_STOCK = 0
 TAKE_OPEN = 1
@@ -51,7 +40,13 @@ DECLARE = DISCARD + TYPE_COUNT
 """The first declare index: ``DECLARE + card.index``."""
 ACTION_COUNT = DECLARE + TYPE_COUNT
 
-ACTIONS: tuple[Action, ...] = (DRAW_STOCK_ACTION, DRAW_OPEN, DROP_ACTION, *DISCARD_OF, *DECLARE_OF)
+ACTIONS: tuple[Action, ...] = (
+    engine.DRAW_STOCK,
+    engine.DRAW_OPEN,
+    engine.DROP,
+    *engine.DISCARD_OF,
+    *engine.DECLARE_OF,
+)
 """The engine's action for each index."""
 
 Mask = npt.NDArray[np.int8]
