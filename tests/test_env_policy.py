@@ -70,6 +70,11 @@ def test_simulate_and_tournament_take_a_policy(trained: Path) -> None:
     assert name in played.stdout
 
 
+def test_bots_of_one_file_share_its_model(trained: Path) -> None:
+    one, two = make_bot(f"rl:{trained}"), make_bot(f"rl:{trained}")
+    assert one._model is two._model  # type: ignore[attr-defined]
+
+
 def test_a_policy_trained_at_other_seats_says_so(trained: Path) -> None:
     bot = make_bot(f"rl:{trained}")
     table = Table(players=3, seed=1)

@@ -29,6 +29,10 @@ from rummy21.env.observation import Encoder, size
 from rummy21.game.actions import Action
 from rummy21.game.view import View
 
+_LOADED: dict[tuple[str, int], Any] = {}
+"""Models already loaded, by file and modification time: a tournament makes fresh bots every
+deal, and a model only predicts (it keeps nothing between moves), so one serves them all."""
+
 
 def load_policy(path: str | Path) -> Any:
     """A saved ``MaskablePPO`` model, on the CPU (a :class:`ValueError` if it cannot be).
@@ -36,6 +40,13 @@ def load_policy(path: str | Path) -> Any:
     file = Path(path)
     if not file.is_file():
         raise ValueError(f"no trained policy at {path}")
+    key = (str(file.resolve()), file.stat().st_mtime_ns)
+    if key not in _LOADED:
+        _LOADED[key] = _load(file, path)
+    return _LOADED[key]
+
+
+def _load(file: Path, path: str | Path) -> Any:
     try:
         contrib = importlib.import_module("sb3_contrib")
     except ImportError:
