@@ -25,6 +25,7 @@ LAYERS = [
     {"analysis", "distance", "suggest"},
     {"game"},
     {"bots"},
+    {"env"},
     {"tournament"},
     {"server"},
     {"cli"},

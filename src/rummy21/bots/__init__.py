@@ -7,12 +7,13 @@ the expert's candidates).
 >>> make_bot("clever")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'clever'; choose one of expert, greedy, random, search
+ValueError: unknown bot 'clever'; choose one of expert, greedy, random, search (or rl:PATH)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 
 from rummy21.bots.base import Bot
 from rummy21.bots.evaluate import Reading, penalty_after
@@ -25,9 +26,56 @@ from rummy21.bots.search import SearchBot
 BOT_NAMES = ("expert", "greedy", "random", "search")
 
 
+BotKind = Callable[[str, int | None], Bot]
+"""Makes a bot from the argument of its name (``rl:policy.zip`` -> ``"policy.zip"``) and a
+seed."""
+
+BOT_KINDS: dict[str, BotKind] = {}
+"""Bots named ``KIND:ARGUMENT``, by kind. A later layer or another package provides a kind by
+adding it here, or through the ``rummy21.bots`` entry-point group, which is read the first
+time a name of an unknown kind is met: rummy21's own ``rl`` (``rl:PATH``, a policy trained
+in :mod:`rummy21.env`; extra ``train``) is :class:`rummy21.env.policy.PolicyBot`."""
+
+
+def _bot_kind(kind: str) -> BotKind | None:
+    if kind not in BOT_KINDS:
+        for entry in entry_points(group="rummy21.bots", name=kind):
+            BOT_KINDS[kind] = entry.load()
+    return BOT_KINDS.get(kind)
+
+
+def check_bot_name(name: str) -> str:
+    """A bot's name as the bots know it (``Greedy`` -> ``greedy``; a ``KIND:ARGUMENT`` name keeps
+    its argument as given), or a :class:`ValueError` saying what is wrong with it.
+
+    >>> check_bot_name(" Greedy ")
+    'greedy'
+    >>> check_bot_name("nobody:x")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot kind 'nobody' in 'nobody:x'; a trained policy is 'rl:PATH' ...
+    """
+    text = name.strip()
+    kind, sep, argument = text.partition(":")
+    if sep:
+        kind = kind.strip().lower()
+        if _bot_kind(kind) is None:
+            raise ValueError(
+                f"unknown bot kind {kind!r} in {name!r}; a trained policy is 'rl:PATH' "
+                "(pip install 'rummy21[train]')"
+            )
+        if not argument.strip():
+            raise ValueError(f"the bot {name!r} names no {kind} to load")
+        return f"{kind}:{argument.strip()}"
+    if text.lower() not in BOT_NAMES:
+        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)} (or rl:PATH)")
+    return text.lower()
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name; ``seed`` seeds the random ones."""
-    key = name.strip().lower()
+    """A bot by name (``KIND:ARGUMENT`` names: see :data:`BOT_KINDS`); ``seed`` seeds the
+    random ones."""
+    key = check_bot_name(name)
     if key == "random":
         return RandomBot(seed)
     if key == "greedy":
@@ -36,7 +84,10 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return ExpertBot()
     if key == "search":
         return SearchBot(seed=seed)
-    raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
+    kind, _, argument = key.partition(":")
+    made = _bot_kind(kind)
+    assert made is not None
+    return made(argument, seed)
 
 
 def parse_bot_names(text: str, seats: int) -> list[str]:
@@ -45,12 +96,9 @@ def parse_bot_names(text: str, seats: int) -> list[str]:
     >>> parse_bot_names("greedy,random", 5)
     ['greedy', 'random', 'greedy', 'random', 'greedy']
     """
-    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    names = [check_bot_name(n) for n in text.split(",") if n.strip()]
     if not names:
         raise ValueError("name at least one bot: " + ", ".join(BOT_NAMES))
-    for name in names:
-        if name not in BOT_NAMES:
-            raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
     if len(names) > seats:
         raise ValueError(f"{len(names)} bots named for {seats} seats")
     return [names[i % len(names)] for i in range(seats)]
@@ -65,6 +113,7 @@ def make_bots(names: Sequence[str], seed: int | None = None) -> list[Bot]:
 
 
 __all__ = [
+    "BOT_KINDS",
     "BOT_NAMES",
     "DEFAULT_TURN_LIMIT",
     "Bot",
@@ -75,6 +124,7 @@ __all__ = [
     "Release",
     "SearchBot",
     "best_release",
+    "check_bot_name",
     "make_bot",
     "make_bots",
     "parse_bot_names",

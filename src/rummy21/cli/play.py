@@ -642,7 +642,8 @@ def play_command(
     bots: str = typer.Option(
         "greedy",
         "--bots",
-        help=f"Bots for the other seats, comma-separated, repeated: {', '.join(BOT_NAMES)}.",
+        help=f"Bots for the other seats, comma-separated, repeated: {', '.join(BOT_NAMES)}, "
+        "or rl:PATH (a trained policy).",
     ),
     rules: str = rules_option(),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible deals."),

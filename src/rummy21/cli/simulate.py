@@ -73,7 +73,8 @@ def simulate_command(
     bots: str = typer.Option(
         "random",
         "--bots",
-        help=f"Comma-separated bots by seat, repeated to fill the table: {', '.join(BOT_NAMES)}.",
+        help=f"Comma-separated bots by seat, repeated to fill the table: {', '.join(BOT_NAMES)}, "
+        "or rl:PATH (a trained policy).",
     ),
     turn_limit: int | None = turn_limit_option(DEFAULT_TURN_LIMIT),
     rules: str = rules_option(),

@@ -60,7 +60,8 @@ def tournament_command(
     bots: str = typer.Option(
         "greedy,random",
         "--bots",
-        help=f"Comma-separated bots to compare (at least 2): {', '.join(BOT_NAMES)}.",
+        help=f"Comma-separated bots to compare (at least 2): {', '.join(BOT_NAMES)}, "
+        "or rl:PATH (a trained policy).",
     ),
     players: int = typer.Option(4, "--players", "-p", help="Seats at the table."),
     deals: int = typer.Option(

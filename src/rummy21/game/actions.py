@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeAlias
 
-from rummy21.cards import Card, CardError, format_cards, parse_cards
+from rummy21.cards import ALL_CARDS, Card, CardError, format_cards, parse_cards
 from rummy21.game.errors import IllegalActionError
 
 
@@ -84,6 +84,16 @@ class TimeOut:
 
 
 Action: TypeAlias = Draw | Discard | Declare | Drop | TimeOut
+
+# One instance of each action a table lists (they are values): listing the legal actions then
+# makes no new objects, and callers may index them by identity.
+DRAW_STOCK = Draw(Source.STOCK)
+DRAW_OPEN = Draw(Source.OPEN)
+DROP = Drop()
+DISCARD_OF: tuple[Discard, ...] = tuple(Discard(card) for card in ALL_CARDS)
+"""``DISCARD_OF[card.index] == Discard(card)``."""
+DECLARE_OF: tuple[Declare, ...] = tuple(Declare(card) for card in ALL_CARDS)
+"""``DECLARE_OF[card.index] == Declare(card)`` (no layout: the engine judges the cards)."""
 
 _SOURCES = {
     "stock": Source.STOCK,

@@ -52,8 +52,33 @@ def dealing_order(players: int, dealer: int, hand_size: int) -> list[int]:
 def shuffled_shoe(printed_jokers: int, rng: random.Random) -> list[Card]:
     """The canonical shoe shuffled by ``rng.shuffle`` (RULES §2)."""
     shoe = canonical_shoe(printed_jokers)
-    rng.shuffle(shoe)
+    shuffle(shoe, rng)
     return shoe
+
+
+def shuffle(items: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same order and the same generator state after it, about
+    twice as fast for a seeded :class:`random.Random` (every deal shuffles 159 cards).
+
+    CPython's shuffle swaps each position from the last down with one drawn below it, each
+    draw of ``getrandbits`` redrawn until under the bound; this is that loop, without a
+    method call per card. Any other generator (``secrets.SystemRandom``) shuffles itself.
+
+    >>> a, b = list(range(10)), list(range(10))
+    >>> random.Random(4).shuffle(a); shuffle(b, random.Random(4)); a == b
+    True
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    draw = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        bound = i + 1
+        bits = bound.bit_length()
+        j = draw(bits)
+        while j >= bound:
+            j = draw(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 def deal_shoe(shoe: Sequence[Card], players: int, dealer: int, hand_size: int) -> Layout:

@@ -27,11 +27,27 @@ import random
 import secrets
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
+from itertools import chain
+from operator import getitem
 from typing import Any
 
 from rummy21.analysis import Option
 from rummy21.cards import ALL_CARDS, TYPE_COUNT, Card, MissingCard, counts_of, without
-from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source, TimeOut, as_card
+from rummy21.game.actions import (
+    DECLARE_OF,
+    DISCARD_OF,
+    DRAW_OPEN,
+    DRAW_STOCK,
+    DROP,
+    Action,
+    Declare,
+    Discard,
+    Draw,
+    Drop,
+    Source,
+    TimeOut,
+    as_card,
+)
 from rummy21.game.dealing import check_shoe, deal_shoe, shuffled_shoe
 from rummy21.game.declaration import Verdict, judge
 from rummy21.game.errors import IllegalActionError, ReplayError, SetupError
@@ -58,8 +74,16 @@ from rummy21.ruleset import CLASSIC, RuleSet
 Groups = Sequence[Sequence[Card | str]]
 
 
+# _COPIES[i][n]: n copies of card i, so that a count vector becomes cards without a Python loop
+# (every view lists its seat's hand).
+_COPIES = tuple(tuple((card,) * n for n in range(16)) for card in ALL_CARDS)
+
+
 def _cards(counts: Sequence[int]) -> tuple[Card, ...]:
-    return tuple([ALL_CARDS[i] for i, n in enumerate(counts) if n for _ in range(n)])
+    try:
+        return tuple(chain.from_iterable(map(getitem, _COPIES, counts)))
+    except IndexError:  # (more than 15 copies: only a shoe far beyond the rules' holds them)
+        return tuple([ALL_CARDS[i] for i, n in enumerate(counts) if n for _ in range(n)])
 
 
 class Table:
@@ -557,18 +581,15 @@ class Table:
         if self._phase is Phase.OVER:
             return []
         if self._phase is Phase.DRAW:
-            actions: list[Action] = [Draw(Source.STOCK)]
             if self.can_draw(Source.OPEN):
-                actions.append(Draw(Source.OPEN))
-            actions.append(Drop())
-            return actions
+                return [DRAW_STOCK, DRAW_OPEN, DROP]
+            return [DRAW_STOCK, DROP]
         blocked = self._blocked()
-        cards = [
-            ALL_CARDS[i]
-            for i, n in enumerate(self._hands[self._turn])
-            if n and ALL_CARDS[i] != blocked
-        ]
-        return [*(Discard(c) for c in cards), *(Declare(c) for c in cards)]
+        skip = -1 if blocked is None else blocked.index
+        held = [i for i, n in enumerate(self._hands[self._turn]) if n and i != skip]
+        actions: list[Action] = [DISCARD_OF[i] for i in held]
+        actions += [DECLARE_OF[i] for i in held]
+        return actions
 
     def verify(self, action: Action, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is allowed now."""

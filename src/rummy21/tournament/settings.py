@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT
+from rummy21.bots import DEFAULT_TURN_LIMIT, check_bot_name
 from rummy21.ruleset import RuleSet
 
 
@@ -41,8 +41,8 @@ class Settings:
         if len(self.bots) < 2:
             raise ValueError(f"a tournament needs at least 2 bots, not {len(self.bots)}")
         for name in self.bots:
-            if name not in BOT_NAMES:
-                raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOT_NAMES)}")
+            if check_bot_name(name) != name:
+                raise ValueError(f"the bot {name!r} is named {check_bot_name(name)!r}")
         rules = RuleSet.preset(self.rules)
         if not rules.min_players <= self.players <= rules.max_players:
             raise ValueError(
@@ -70,7 +70,7 @@ class Settings:
         >>> Settings.parse("Greedy, random", 3, 5, 7, turn_limit=0).bots
         ('greedy', 'random')
         """
-        names = tuple(n.strip().lower() for n in bots.split(",") if n.strip())
+        names = tuple(check_bot_name(n) for n in bots.split(",") if n.strip())
         rule_set = RuleSet.preset(rules)
         if turn_limit is not None and turn_limit < 0:
             raise ValueError(
