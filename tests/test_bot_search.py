@@ -90,12 +90,12 @@ def test_search_weighs_its_candidates_and_respects_its_budget() -> None:
     table.apply(Draw(Source.STOCK))
     view, legal = table.view(table.turn or 0), table.legal_actions()
     capped = SearchBot(samples=10_000, seed=1, budget_s=0.2)
-    clock = time.perf_counter()
+    clock = time.thread_time()  # the cap counts the choosing thread's CPU time
     action = capped.choose(view, legal)
     assert isinstance(action, Discard) and action in legal
-    expert_alone = time.perf_counter()
+    expert_alone = time.thread_time()
     ExpertBot().choose(view, legal)
-    expert_s = time.perf_counter() - expert_alone
+    expert_s = time.thread_time() - expert_alone
     assert expert_alone - clock < expert_s + 0.2 + 0.5  # the cap, one world's playouts, slack
 
 

@@ -23,8 +23,11 @@ the expert's own choice.
 
 Seeded and a pure function of (seed, view): the worlds come from a generator seeded with the
 seed and a digest of the view's public facts. ``samples`` is the budget that decides the
-move; ``budget_s`` is only a safety cap on wall time (a move that hits it stops sampling
-early, and then depends on the machine's speed — a default budget keeps well below it).
+move; ``budget_s`` is only a safety cap on the CPU time of the thread choosing (a move that
+hits it stops sampling early, and then depends on the machine's speed — the default budget
+keeps well below it: 0.12 s median, 0.54 s p99 a move). CPU time, not wall time, so that
+other work on the machine does not change a move: a tournament on a loaded machine plays
+the same moves as on an idle one.
 
 >>> from rummy21.game import Table
 >>> bot, table = SearchBot(samples=4, seed=1), Table(players=3, seed=2)
@@ -183,7 +186,7 @@ class SearchBot:
             total = 0.0
             blank: float | None = None
             for d, p in draws:
-                if time.perf_counter() - clock > self.budget_s:
+                if time.thread_time() - clock > self.budget_s:
                     return scores
                 if not mask[d] and not any(counts[e] for e in NEAR[d]):
                     if blank is None:
@@ -219,7 +222,7 @@ class SearchBot:
     def _evaluate(self, view: View, starts: dict[Action, Start]) -> dict[Action, float]:
         """Mean playout score of each candidate over the same worlds; sampling stops early
         only past ``budget_s``."""
-        clock = time.perf_counter()
+        clock = time.thread_time()
         if self.exact_first:
             return self._exact(view, starts, clock)
         step = self._active(view)
@@ -229,7 +232,7 @@ class SearchBot:
             for action, start in starts.items():
                 totals[action] += self._playout(start, world, step, view)
             done += 1
-            if time.perf_counter() - clock > self.budget_s:
+            if time.thread_time() - clock > self.budget_s:
                 break
         return {a: t / max(1, done) for a, t in totals.items()}
 
