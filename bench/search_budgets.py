@@ -2,8 +2,9 @@
 
 Each budget plays the same duplicate shoes as ``rummy21 tournament --bots search,expert``
 (4 seats, both line-ups per shoe, the tournament's shoe seeds and dealers); a shoe's figure is
-the search seats' mean deal score minus the expert seats'. Shoes are appended to a JSON-lines
-file as they finish, so a run can be stopped and resumed.
+the search seats' mean deal score minus the expert seats'. The number of worlds alone is the
+budget: the bot's time cap (``budget_s``) is lifted, so no move is cut short. Shoes are
+appended to a JSON-lines file as they finish, so a run can be stopped and resumed.
 
     PYTHONPATH=src python bench/search_budgets.py --shoes 40 --budgets 6,24,96 \\
         --out runs/search_budgets.jsonl --svg runs/search_budgets.svg
@@ -31,7 +32,9 @@ def play(samples: int, seed: int, number: int) -> float:
     for index, lineup in enumerate(lineups(2, PLAYERS)):
         base = bots_seed(seed, number, index)
         bots: list[Bot] = [
-            SearchBot(samples=samples, seed=base * 1000 + s) if who == 0 else ExpertBot()
+            SearchBot(samples=samples, seed=base * 1000 + s, budget_s=float("inf"))
+            if who == 0
+            else ExpertBot()
             for s, who in enumerate(lineup)
         ]
         table = Table(PLAYERS, seed=shoe_seed(seed, number), dealer=shoe_dealer(PLAYERS, number))
