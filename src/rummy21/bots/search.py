@@ -43,11 +43,11 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from rummy21.bots.determinize import World, sample_world, unseen_cards
+from rummy21.bots.determinize import World, sample_world
 from rummy21.bots.evaluate import penalty_after
 from rummy21.bots.expert import ExpertBot, release_order, release_readings
 from rummy21.bots.greedy import best_release
-from rummy21.bots.tracking import NEAR, next_active, next_draws, read_public
+from rummy21.bots.tracking import next_active, read_public
 from rummy21.cards import Card, counts_of
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.settlement import Standing
@@ -97,12 +97,11 @@ class SearchBot:
         feed: float = 3.0,
         budget_s: float = 1.0,
         search_draws: bool = True,
-        exact_first: bool = False,
     ) -> None:
         self.samples, self.seed, self.horizon, self.width = samples, seed or 0, horizon, width
         self.feed, self.budget_s = feed, budget_s
         self.hazard, self.loser_points = hazard, loser_points
-        self.search_draws, self.exact_first = search_draws, exact_first
+        self.search_draws = search_draws
         self.expert = ExpertBot()
 
     # -- playouts -------------------------------------------------------------------------
@@ -133,83 +132,6 @@ class SearchBot:
             at += step
         return cost + alive * points
 
-    # -- the first draw in full, the later ones sampled ----------------------------------
-
-    def _continue(self, counts: list[int], points: int, draws: Sequence[int], view: View) -> float:
-        """The expected loss of the 21-card hand ``counts`` (penalty ``points``) over the
-        later ``draws``: before each, the others may declare first (:meth:`_playout`)."""
-        jokers, rules = view.jokers, view.rules
-        step = self._active(view)
-        win = self.loser_points * (step - 1)
-        lost = 1.0 - (1.0 - self.hazard) ** (step - 1)
-        work = list(counts)
-        alive, cost = 1.0, 0.0
-        for d in draws:
-            cost += alive * lost * points
-            alive *= 1.0 - lost
-            work[d] += 1
-            release = best_release(work, None, jokers, rules)
-            if release.declare:
-                return cost - alive * win
-            work[release.card.index] -= 1
-            points = release.reading.points
-        return cost + alive * points
-
-    def _exact(self, view: View, starts: dict[Action, Start], clock: float) -> dict[Action, float]:
-        """Each candidate's expected loss with its next draw taken over every card that may
-        come (by live copies) and the draws after it sampled ``samples`` times; a draw that
-        can join nothing held (no joker, no card near it) is let go again at once, so all of
-        them share one set of samples. Candidates not finished within ``budget_s`` drop out."""
-        jokers, rules = view.jokers, view.rules
-        public = read_public(view)
-        draws = next_draws(jokers, public)
-        rng = random.Random(self.seed * 1_000_003 + view_digest(view))
-        pool = [card.index for card in unseen_cards(public)]
-        later = max(start.rounds for start in starts.values()) - 1
-
-        def sample(without: int | None) -> list[int]:
-            rest = list(pool)
-            if without is not None and without in rest:
-                rest.remove(without)
-            return rng.sample(rest, min(later, len(rest)))
-
-        follow = {d: [sample(d) for _ in range(self.samples)] for d, _ in draws}
-        blank_follow = [sample(None) for _ in range(4 * self.samples)]
-        step = self._active(view)
-        win = self.loser_points * (step - 1)
-        lost = 1.0 - (1.0 - self.hazard) ** (step - 1)
-        mask = jokers.joker_mask
-        scores: dict[Action, float] = {}
-        for action, start in starts.items():
-            counts, rounds = start.counts, start.rounds
-            cost, alive = (lost * start.points, 1.0 - lost) if start.waits else (0.0, 1.0)
-            total = 0.0
-            blank: float | None = None
-            for d, p in draws:
-                if time.thread_time() - clock > self.budget_s:
-                    return scores
-                if not mask[d] and not any(counts[e] for e in NEAR[d]):
-                    if blank is None:
-                        tails = [
-                            self._continue(counts, start.points, seq[: rounds - 1], view)
-                            for seq in blank_follow
-                        ]
-                        blank = cost + alive * (sum(tails) / len(tails))
-                    total += p * blank
-                    continue
-                work = list(counts)
-                work[d] += 1
-                release = best_release(work, None, jokers, rules)
-                if release.declare:
-                    total += p * (cost - alive * win)
-                    continue
-                work[release.card.index] -= 1
-                after = release.reading.points
-                tails = [self._continue(work, after, seq[: rounds - 1], view) for seq in follow[d]]
-                total += p * (cost + alive * (sum(tails) / len(tails)))
-            scores[action] = total
-        return scores
-
     def _worlds(self, view: View) -> Iterator[World]:
         rng = random.Random(self.seed * 1_000_003 + view_digest(view))
         public = read_public(view)
@@ -223,8 +145,6 @@ class SearchBot:
         """Mean playout score of each candidate over the same worlds; sampling stops early
         only past ``budget_s``."""
         clock = time.thread_time()
-        if self.exact_first:
-            return self._exact(view, starts, clock)
         step = self._active(view)
         totals = dict.fromkeys(starts, 0.0)
         done = 0
