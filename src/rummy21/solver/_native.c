@@ -342,6 +342,60 @@ insert(Slot *slot, Entry *entry, int exact)
     return slot_append(slot, entry);
 }
 
+/* core.drop_dearer_bought: each entry beaten by an entry of the same state with fewer cards
+ * bought is dropped (its object released), and the states left with none go; the others keep
+ * their order (the index is rebuilt). An entry is kept when no entry of any state with fewer
+ * bought beats it, as in the twin: what was dropped from one of those is beaten by an entry
+ * of a state with fewer still, which beats this one too. */
+static void
+drop_dearer_bought(StageObject *st, int exact)
+{
+    int emptied = 0;
+    for (Py_ssize_t i = 0; i < st->n; i++) {
+        Slot *slot = &st->slots[i];
+        u128 key = slot->key;
+        long bought = (long)(key >> AT_BOUGHT & BOUGHT_MASK);
+        for (long fewer = 1; fewer <= bought && slot->n; fewer++) {
+            Py_ssize_t j = stage_find(st, key - ((u128)fewer << AT_BOUGHT));
+            if (j < 0)
+                continue;
+            Slot *cheaper = &st->slots[j];
+            const Entry *better = entries_of(cheaper);
+            Entry *e = entries_of(slot);
+            int32_t kept = 0;
+            for (int32_t k = 0; k < slot->n; k++) {
+                int beaten = 0;
+                for (int32_t m = 0; m < cheaper->n && !beaten; m++)
+                    beaten = (exact ? better[m].balance == e[k].balance : better[m].balance <= e[k].balance) &&
+                             better[m].cost <= e[k].cost;
+                if (beaten)
+                    Py_DECREF(e[k].obj);
+                else
+                    e[kept++] = e[k];
+            }
+            slot->n = kept;
+        }
+        emptied |= slot->n == 0;
+    }
+    if (!emptied)
+        return;
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = 0; i < st->n; i++) {
+        if (st->slots[i].n)
+            st->slots[n++] = st->slots[i];
+        else
+            PyMem_Free(st->slots[i].more);
+    }
+    st->n = n;
+    memset(st->index, 0xff, sizeof(int32_t) * (st->mask + 1));
+    for (Py_ssize_t at = 0; at < n; at++) {
+        size_t i = hash_key(st->slots[at].key) & st->mask;
+        while (st->index[i] >= 0)
+            i = (i + 1) & st->mask;
+        st->index[i] = (int32_t)at;
+    }
+}
+
 /* ------------------------------------------------------------------ Stage as a mapping */
 
 static PyObject *
@@ -1353,6 +1407,8 @@ suit_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         }
     }
     active_calls--;
+    if (replace && place.buy)
+        drop_dearer_bought(out, exact);
     return (PyObject *)out;
 fail:
     active_calls--;
@@ -1565,6 +1621,8 @@ close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
     free_splits(sets, 257);
     Py_XDECREF(points_obj);
     Py_XDECREF(max_set_obj);
+    if (replace)
+        drop_dearer_bought(out, exact);
     return (PyObject *)out;
 fail:
     free_splits(sets, 257);
