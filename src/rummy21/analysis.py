@@ -36,6 +36,7 @@ from rummy21.solver import (
     Solution,
     least_after_put_aside,
     max_pure_groups,
+    quick_put_aside,
     solve_unchecked,
 )
 
@@ -215,16 +216,24 @@ def _analyze_with_discard(
 ) -> Analysis:
     """Try every distinct card as the one put aside (RULES §8) and keep the best reading.
 
-    Candidates are tried high cards first, and each later one is only solved as far as it
-    could still beat the best so far: a pure save above that penalty is not looked for. Each
-    candidate is read in numbers; only the one chosen is shown with its groups.
+    Candidates are tried high cards first — but first the card the quick arrangement of the
+    22 would put aside (:func:`~rummy21.solver.quick_put_aside`), which often leaves the
+    lowest penalty — and each later one is only solved as far as it could still beat the
+    best so far: a pure save above that penalty is not looked for. Each candidate is read in
+    numbers; only the one chosen is shown with its groups.
     """
     counts = counts_of(hand)
     mask = jokers.joker_mask
     kept = -1 if keep is None else keep.index
+    quick = (
+        quick_put_aside(counts, jokers, rules)
+        if max_pure_groups(counts) >= rules.pure_groups_needed
+        else None
+    )
+    first = -1 if quick is None else quick.kind
     order = sorted(
         (i for i in range(TYPE_COUNT) if counts[i] and i != kept),
-        key=lambda i: (mask[i], -ALL_CARDS[i].points, i),
+        key=lambda i: (i != first, mask[i], -ALL_CARDS[i].points, i),
     )
     whole = _tally(counts, jokers)
     best: tuple[_Rank, _Reading, tuple[int, ...]] | None = None
