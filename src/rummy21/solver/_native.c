@@ -113,10 +113,22 @@ typedef struct {
 
 typedef struct {
     u128 key;
-    Entry *more; /* all entries when there are more than one, else NULL */
+    Entry *more; /* all entries when there are more than one (in the stage's blocks), else NULL */
     int32_t n, cap;
     Entry first;
 } Slot;
+
+/* Where a stage's ``more`` arrays live: blocks it only ever adds to (an array outgrown is
+ * left behind) and frees all at once with the stage. Most states have one or two entries:
+ * one allocation a block instead of one (and a free) a state. */
+typedef struct Block {
+    struct Block *next;
+    size_t used, cap;
+    Entry data[];
+} Block;
+
+#define BLOCK_FIRST 256     /* entries in a stage's first block */
+#define BLOCK_MOST (1 << 16) /* the most entries a block holds (past that, a block each) */
 
 typedef struct {
     PyObject_HEAD
@@ -124,6 +136,7 @@ typedef struct {
     Py_ssize_t n, cap;
     int32_t *index; /* open addressing: slot numbers, -1 where empty */
     size_t mask;    /* index size - 1 (a power of two) */
+    Block *blocks;  /* the newest first */
 } StageObject;
 
 static PyTypeObject StageType;
@@ -156,6 +169,7 @@ stage_new(Py_ssize_t expect)
         size <<= 1;
     st->slots = PyMem_Malloc(sizeof(Slot) * cap);
     st->index = PyMem_Malloc(sizeof(int32_t) * size);
+    st->blocks = NULL;
     st->n = 0;
     st->cap = cap;
     st->mask = size - 1;
@@ -181,8 +195,12 @@ stage_dealloc(StageObject *st)
             Entry *e = entries_of(slot);
             for (int32_t j = 0; j < slot->n; j++)
                 Py_XDECREF(e[j].obj);
-            PyMem_Free(slot->more);
         }
+    }
+    while (st->blocks) {
+        Block *next = st->blocks->next;
+        PyMem_Free(st->blocks);
+        st->blocks = next;
     }
     PyMem_Free(st->slots);
     PyMem_Free(st->index);
@@ -264,8 +282,36 @@ stage_slot(StageObject *st, u128 key)
     return at;
 }
 
+/* Room for ``n`` entries in the stage's blocks; NULL (MemoryError) if none can be had. */
+static Entry *
+stage_entries(StageObject *st, int32_t n)
+{
+    Block *block = st->blocks;
+    if (!block || block->cap - block->used < (size_t)n) {
+        size_t cap = block ? block->cap * 2 : BLOCK_FIRST;
+        if (cap > BLOCK_MOST)
+            cap = BLOCK_MOST;
+        if (cap < (size_t)n)
+            cap = (size_t)n;
+        Block *more = PyMem_Malloc(sizeof(Block) + sizeof(Entry) * cap);
+        if (!more) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        more->next = block;
+        more->used = 0;
+        more->cap = cap;
+        st->blocks = block = more;
+    }
+    Entry *out = block->data + block->used;
+    block->used += (size_t)n;
+    return out;
+}
+
+/* Add an entry to one of ``st``'s slots (a slot keeps its first entry in place; with more,
+ * all of them in an array of the stage's blocks, moved to one twice as long when full). */
 static int
-slot_append(Slot *slot, const Entry *entry)
+slot_append(StageObject *st, Slot *slot, const Entry *entry)
 {
     if (slot->n == 0 && !slot->more) {
         slot->first = *entry;
@@ -273,21 +319,18 @@ slot_append(Slot *slot, const Entry *entry)
         return 0;
     }
     if (!slot->more) {
-        Entry *more = PyMem_Malloc(sizeof(Entry) * 4);
-        if (!more) {
-            PyErr_NoMemory();
+        Entry *more = stage_entries(st, 4);
+        if (!more)
             return -1;
-        }
         more[0] = slot->first;
         slot->more = more;
         slot->cap = 4;
     }
     else if (slot->n == slot->cap) {
-        Entry *more = PyMem_Realloc(slot->more, sizeof(Entry) * slot->cap * 2);
-        if (!more) {
-            PyErr_NoMemory();
+        Entry *more = stage_entries(st, slot->cap * 2);
+        if (!more)
             return -1;
-        }
+        memcpy(more, slot->more, sizeof(Entry) * (size_t)slot->n);
         slot->more = more;
         slot->cap *= 2;
     }
@@ -298,13 +341,13 @@ slot_append(Slot *slot, const Entry *entry)
 /* core.insert: add an entry unless another of the same state beats it; drop those it beats.
  * The entry's object is borrowed; the stage takes its own reference when it keeps it. */
 static int
-insert(Slot *slot, Entry *entry, int exact)
+insert(StageObject *st, Slot *slot, Entry *entry, int exact)
 {
     Entry *e = entries_of(slot);
     int32_t n = slot->n;
     if (n == 0) {
         Py_INCREF(entry->obj);
-        return slot_append(slot, entry);
+        return slot_append(st, slot, entry);
     }
     int32_t balance = entry->balance, cost = entry->cost;
     if (exact) {
@@ -319,7 +362,7 @@ insert(Slot *slot, Entry *entry, int exact)
             }
         }
         Py_INCREF(entry->obj);
-        return slot_append(slot, entry);
+        return slot_append(st, slot, entry);
     }
     int beaten = 0;
     for (int32_t i = 0; i < n; i++) {
@@ -339,7 +382,7 @@ insert(Slot *slot, Entry *entry, int exact)
         slot->n = kept; /* (an emptied ``more`` stays in use: entries_of reads it) */
     }
     Py_INCREF(entry->obj);
-    return slot_append(slot, entry);
+    return slot_append(st, slot, entry);
 }
 
 /* core.drop_dearer_bought: each entry beaten by an entry of the same state with fewer cards
@@ -382,9 +425,7 @@ drop_dearer_bought(StageObject *st, int exact)
     Py_ssize_t n = 0;
     for (Py_ssize_t i = 0; i < st->n; i++) {
         if (st->slots[i].n)
-            st->slots[n++] = st->slots[i];
-        else
-            PyMem_Free(st->slots[i].more);
+            st->slots[n++] = st->slots[i]; /* (an emptied ``more`` stays in the blocks) */
     }
     st->n = n;
     memset(st->index, 0xff, sizeof(int32_t) * (st->mask + 1));
@@ -1401,7 +1442,7 @@ suit_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
                         goto fail;
                 }
                 Entry e = {pkey, (int32_t)total, (int32_t)cost, (int32_t)balance, 0, r->move};
-                if (insert(&out->slots[target], &e, exact) < 0)
+                if (insert(out, &out->slots[target], &e, exact) < 0)
                     goto fail;
             }
         }
@@ -1602,7 +1643,7 @@ close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
                     if (at < 0)
                         goto fail;
                     Entry e = {pkey, (int32_t)total, (int32_t)(cost - points), (int32_t)balance, 0, sp->obj};
-                    if (insert(&out->slots[at], &e, exact) < 0)
+                    if (insert(out, &out->slots[at], &e, exact) < 0)
                         goto fail;
                 }
                 if (cost + ahead > bound)
@@ -1613,7 +1654,7 @@ close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
                         goto fail;
                 }
                 Entry e = {pkey, (int32_t)total, (int32_t)cost, (int32_t)balance, 0, sp->obj};
-                if (insert(&out->slots[target], &e, exact) < 0)
+                if (insert(out, &out->slots[target], &e, exact) < 0)
                     goto fail;
             }
         }
@@ -1673,7 +1714,7 @@ stage_from(PyObject *Py_UNUSED(module), PyObject *layer)
                 goto fail;
             Entry e = {0, (int32_t)balance, (int32_t)cost, 0, START, PyTuple_GET_ITEM(t, 2)};
             Py_INCREF(e.obj);
-            if (slot_append(&out->slots[at], &e) < 0) {
+            if (slot_append(out, &out->slots[at], &e) < 0) {
                 Py_DECREF(e.obj);
                 goto fail;
             }
@@ -1719,7 +1760,7 @@ marked(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         Entry *e = entries_of(slot);
         for (int32_t j = 0; j < slot->n; j++) {
             Py_INCREF(e[j].obj);
-            if (slot_append(into, &e[j]) < 0) {
+            if (slot_append(out, into, &e[j]) < 0) {
                 Py_DECREF(e[j].obj);
                 goto fail;
             }
