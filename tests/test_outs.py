@@ -137,3 +137,33 @@ def test_the_least_save_over_a_card_put_aside_is_read_from_a_few_cards() -> None
                 held = [i for i in range(len(counts)) if counts[i]]
                 assert _least_saves_aside(tally, counts, held, mask, rules) == every
                 counts[drawn] -= 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_quick_put_aside_is_a_pure_save_some_hand_left_has(seed: int) -> None:
+    """``quick_put_aside`` bounds the one sweep of ``least_after_put_aside``: it must never be
+    below the least pure save over every card put aside, and the card it names, put aside,
+    must leave a hand with a pure save no higher than it says."""
+    import random
+
+    from handgen import near_complete, random_deal
+
+    from rummy21.solver import least_after_put_aside, quick_put_aside, solve
+
+    rng = random.Random(f"quick-put-aside/{seed}")
+    for _ in range(12):
+        cut, hand = (
+            near_complete(rng, RULES, None) if rng.random() < 0.5 else random_deal(rng, RULES)
+        )
+        counts = counts_of(hand)
+        extra = rng.choice([i for i in range(len(counts)) if counts[i] < 3 and i != JOKER_INDEX])
+        counts[extra] += 1
+        jokers = Jokers.from_cut(cut)
+        quick = quick_put_aside(counts, jokers, RULES)
+        if quick is None:
+            continue
+        least = least_after_put_aside(counts, jokers, RULES, 200)
+        assert least is not None and least <= quick.points
+        counts[quick.kind] -= 1
+        left = solve(counts, jokers, RULES).pure_save
+        assert left is not None and least <= left <= quick.points
