@@ -393,11 +393,31 @@ insert(StageObject *st, Slot *slot, Entry *entry, int exact)
 static void
 drop_dearer_bought(StageObject *st, int exact)
 {
+    /* Most states have no twin with fewer bought, and looking for one is a cache miss or two
+     * a try: a small table first gives, by the hash of a state's other fields, the fewest
+     * bought of any state hashed there, and only where that is fewer than a state's own are
+     * its twins looked for (a collision only costs the look-ups). */
+    size_t size = 64;
+    while (size < (size_t)st->n * 4 && size < (1 << 16))
+        size <<= 1;
+    uint8_t *fewest = PyMem_Malloc(size);
+    if (fewest)
+        memset(fewest, 0xff, size);
+    u128 others = ~((u128)BOUGHT_MASK << AT_BOUGHT);
+    for (Py_ssize_t i = 0; fewest && i < st->n; i++) {
+        u128 key = st->slots[i].key;
+        size_t at = hash_key(key & others) & (size - 1);
+        uint8_t bought = (uint8_t)(key >> AT_BOUGHT & BOUGHT_MASK);
+        if (bought < fewest[at])
+            fewest[at] = bought;
+    }
     int emptied = 0;
     for (Py_ssize_t i = 0; i < st->n; i++) {
         Slot *slot = &st->slots[i];
         u128 key = slot->key;
         long bought = (long)(key >> AT_BOUGHT & BOUGHT_MASK);
+        if (fewest && fewest[hash_key(key & others) & (size - 1)] >= bought)
+            continue; /* (no state like it bought fewer; kept) */
         for (long fewer = 1; fewer <= bought && slot->n; fewer++) {
             Py_ssize_t j = stage_find(st, key - ((u128)fewer << AT_BOUGHT));
             if (j < 0)
@@ -420,6 +440,7 @@ drop_dearer_bought(StageObject *st, int exact)
         }
         emptied |= slot->n == 0;
     }
+    PyMem_Free(fewest);
     if (!emptied)
         return;
     Py_ssize_t n = 0;
