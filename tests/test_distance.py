@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rummy21.analysis import HandError, analyze_counts
+from rummy21.analysis import HandError, Option, analyze_counts
 from rummy21.cards import TYPE_COUNT, Card, CardError, check_copies, counts_of, parse_cards
 from rummy21.distance import Distance, distance, distance_of_counts
 from rummy21.jokers import Jokers
@@ -207,3 +207,29 @@ def test_small_hands_against_trying_every_replacement(seed: int) -> None:
     if found.cards is not None:
         hand = [Card(i) for i, n in enumerate(counts) for _ in range(n)]
         assert_reaches(hand, cut, found, SMALL)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_dropping_states_that_bought_more_keeps_the_fewest_replacements(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When replacing, a sweep drops each entry beaten by one of the same state with fewer
+    cards bought (``core.drop_dearer_bought``): the fewest replacements must be those found
+    keeping every state, and the arrangement found still valid."""
+    from rummy21.solver import backend, core, replacements
+
+    rng = random.Random(f"dearer-bought/{seed}")
+    with backend.using("python"):
+        for i in range(6):
+            cut, hand = (
+                random_deal(rng, CLASSIC) if i % 3 == 2 else near_complete(rng, CLASSIC, None)
+            )
+            counts, jokers = counts_of(hand), Jokers.from_cut(cut)
+            found = replacements(counts, jokers, CLASSIC, 2)
+            with monkeypatch.context() as patched:
+                patched.setattr(core, "drop_dearer_bought", lambda stage, exact: None)
+                every = replacements(counts, jokers, CLASSIC, 2)
+            assert (found and len(found.remove)) == (every and len(every.remove)), str(cut)
+            if found is not None:
+                shown = Distance(len(found.remove), Option.A, found.remove, found.add)
+                assert_reaches(hand, cut, shown)

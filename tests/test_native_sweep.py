@@ -53,6 +53,12 @@ SPECS: dict[str, dict[str, Any]] = {
     "replace, exact": {"bound": 2, "exact": True, "variant": Variant.REPLACE, "hands": 6},
     "replace, buying": {"bound": 1, "variant": Variant.REPLACE_BUYING, "hands": 4},
     "replace, buying 2": {"bound": 2, "variant": Variant.REPLACE_BUYING, "hands": 2},
+    "replace, buying, exact": {
+        "bound": 1,
+        "exact": True,
+        "variant": Variant.REPLACE_BUYING,
+        "hands": 4,
+    },
 }
 CORPUS = Path(__file__).resolve().parents[1] / "bench"
 

@@ -109,3 +109,61 @@ def test_a_tally_moved_by_one_card_is_the_tally_of_the_new_counts() -> None:
                 assert _tally_moved(tally, counts[i], i, jokers.joker_mask, step) == _tally(
                     moved, jokers
                 ), (str(cut), i, step)
+
+
+def test_the_least_save_over_a_card_put_aside_is_read_from_a_few_cards() -> None:
+    """outs reads the least full count or dublee save over every card put aside from a few
+    cards only (``_least_saves_aside``); it must equal trying every card."""
+    from rummy21.analysis import _least_saves_aside, _saves_of, _tally, _tally_moved
+    from rummy21.ruleset import DubleeSave
+
+    flat = RuleSet(dublee_save=DubleeSave.FLAT)
+    few = RuleSet(dublee_save_min=3)  # (the dublee save applies to more of the hands)
+    for rules in (RULES, RuleSet.preset("adda52"), flat, few):
+        for cut, hand, _ in HANDS:
+            jokers = Jokers.from_cut(cut)
+            mask = jokers.joker_mask
+            counts = counts_of(hand)
+            for drawn in range(len(counts)):
+                if counts[drawn] >= (rules.printed_jokers if drawn == JOKER_INDEX else 3):
+                    continue
+                counts[drawn] += 1
+                tally = _tally(counts, jokers)
+                every = min(
+                    _saves_of(_tally_moved(tally, counts[i], i, mask, -1), rules)[2]
+                    for i in range(len(counts))
+                    if counts[i]
+                )
+                held = [i for i in range(len(counts)) if counts[i]]
+                assert _least_saves_aside(tally, counts, held, mask, rules) == every
+                counts[drawn] -= 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_quick_put_aside_is_a_pure_save_some_hand_left_has(seed: int) -> None:
+    """``quick_put_aside`` bounds the one sweep of ``least_after_put_aside``: it must never be
+    below the least pure save over every card put aside, and the card it names, put aside,
+    must leave a hand with a pure save no higher than it says."""
+    import random
+
+    from handgen import near_complete, random_deal
+
+    from rummy21.solver import least_after_put_aside, quick_put_aside, solve
+
+    rng = random.Random(f"quick-put-aside/{seed}")
+    for _ in range(12):
+        cut, hand = (
+            near_complete(rng, RULES, None) if rng.random() < 0.5 else random_deal(rng, RULES)
+        )
+        counts = counts_of(hand)
+        extra = rng.choice([i for i in range(len(counts)) if counts[i] < 3 and i != JOKER_INDEX])
+        counts[extra] += 1
+        jokers = Jokers.from_cut(cut)
+        quick = quick_put_aside(counts, jokers, RULES)
+        if quick is None:
+            continue
+        least = least_after_put_aside(counts, jokers, RULES, 200)
+        assert least is not None and least <= quick.points
+        counts[quick.kind] -= 1
+        left = solve(counts, jokers, RULES).pure_save
+        assert left is not None and least <= left <= quick.points

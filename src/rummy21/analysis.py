@@ -36,7 +36,7 @@ from rummy21.solver import (
     Solution,
     least_after_put_aside,
     max_pure_groups,
-    solve,
+    quick_put_aside,
     solve_unchecked,
 )
 
@@ -216,16 +216,24 @@ def _analyze_with_discard(
 ) -> Analysis:
     """Try every distinct card as the one put aside (RULES §8) and keep the best reading.
 
-    Candidates are tried high cards first, and each later one is only solved as far as it
-    could still beat the best so far: a pure save above that penalty is not looked for. Each
-    candidate is read in numbers; only the one chosen is shown with its groups.
+    Candidates are tried high cards first — but first the card the quick arrangement of the
+    22 would put aside (:func:`~rummy21.solver.quick_put_aside`), which often leaves the
+    lowest penalty — and each later one is only solved as far as it could still beat the
+    best so far: a pure save above that penalty is not looked for. Each candidate is read in
+    numbers; only the one chosen is shown with its groups.
     """
     counts = counts_of(hand)
     mask = jokers.joker_mask
     kept = -1 if keep is None else keep.index
+    quick = (
+        quick_put_aside(counts, jokers, rules)
+        if max_pure_groups(counts) >= rules.pure_groups_needed
+        else None
+    )
+    first = -1 if quick is None else quick.kind
     order = sorted(
         (i for i in range(TYPE_COUNT) if counts[i] and i != kept),
-        key=lambda i: (mask[i], -ALL_CARDS[i].points, i),
+        key=lambda i: (i != first, mask[i], -ALL_CARDS[i].points, i),
     )
     whole = _tally(counts, jokers)
     best: tuple[_Rank, _Reading, tuple[int, ...]] | None = None
@@ -339,19 +347,24 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
         raise HandError(f"outs are read from a hand of {rules.hand_size} cards, not {len(hand)}")
     counts = counts_of(hand)
     mask = jokers.joker_mask
-    base = analyze_counts(counts, jokers, rules).penalty.points
+    tally = _tally(counts, jokers)
+    reading = _read(counts, jokers, rules, None, tally)
+    assert reading is not None
+    base = reading.points
     found: dict[Card, int] = {}
     if base == 0:
         return found
     # The hand's own best arrangement bounds the pure save after a draw: put the drawn card
     # aside (the same save), or put aside its highest loose card and keep the drawn one loose.
-    own = solve(counts, jokers, rules)
+    # (The reading looks for a pure save only up to the full count or dublee save; above
+    # them, the draws' sweeps go without this bound.)
+    own = reading.solution
     highest = (
         max((c.points for c in own.pure_arrangement.loose if not mask[c.index]), default=0)
         if own.pure_arrangement is not None
         else 0
     )
-    tally = _tally(counts, jokers)
+    held = [i for i in range(TYPE_COUNT) if counts[i]]
     for drawn in range(TYPE_COUNT):
         limit = rules.printed_jokers if drawn == JOKER_INDEX else 3
         if counts[drawn] >= limit:
@@ -360,12 +373,11 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
         counts[drawn] += 1
         # The penalty after the best put-aside: the least full count or dublee save over the
         # cards put aside (quick, by counts), then the least pure save below that (one sweep).
-        best = base  # putting the drawn card aside again
-        for aside in range(TYPE_COUNT):
-            if counts[aside]:
-                after = _tally_moved(drawing, counts[aside], aside, mask, -1)
-                _, _, enough = _saves_of(after, rules)
-                best = min(best, enough, rules.full_count_cap)
+        # (base: putting the drawn card aside again)
+        least = _least_saves_aside(
+            drawing, counts, held if counts[drawn] > 1 else held + [drawn], mask, rules
+        )
+        best = min(base, least, rules.full_count_cap)
         known = None
         if own.pure_save is not None:
             known = min(
@@ -579,6 +591,44 @@ def _saves_of(tally: _Tally, rules: RuleSet) -> tuple[int, int | None, int]:
     one could never be the penalty."""
     full, dublee = tally.full, _dublee_save(tally, rules)
     return full, dublee, full if dublee is None else min(full, dublee)
+
+
+def _least_saves_aside(
+    tally: _Tally, counts: Sequence[int], held: Iterable[int], mask: Sequence[bool], rules: RuleSet
+) -> int:
+    """The least over every card put aside of the lower of full count and dublee save
+    (:func:`_saves_of`) of the cards left; ``tally``: of ``counts``, ``held``: its kinds held.
+
+    Read for a few cards only: the least of the lower of two is the lower of the least of
+    each. The full count falls most with the dearest natural card put aside. The dublee save
+    (whether it applies, and the odd points) changes by the card's kind only through whether
+    its count is odd (its dublees stay, its points leave the odd ones) or even (a dublee goes,
+    its points join the odd ones), and whether it is a joker card (no points): so it is least
+    with the dearest natural of an odd count, the cheapest natural of an even count, or a
+    joker card of either.
+    """
+    dearest = odd_dearest = even_cheapest = odd_joker = even_joker = -1
+    for i in held:
+        odd = counts[i] % 2
+        if mask[i]:
+            if odd:
+                odd_joker = i
+            else:
+                even_joker = i
+            continue
+        points = _POINTS[i]
+        if dearest < 0 or points > _POINTS[dearest]:
+            dearest = i
+        if odd:
+            if odd_dearest < 0 or points > _POINTS[odd_dearest]:
+                odd_dearest = i
+        elif even_cheapest < 0 or points < _POINTS[even_cheapest]:
+            even_cheapest = i
+    return min(
+        _saves_of(_tally_moved(tally, counts[i], i, mask, -1), rules)[2]
+        for i in (dearest, odd_dearest, even_cheapest, odd_joker, even_joker)
+        if i >= 0
+    )
 
 
 def dublee_save(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> int | None:

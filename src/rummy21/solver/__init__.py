@@ -85,7 +85,7 @@ from __future__ import annotations
 
 from rummy21.solver.bounds import max_pure_groups
 from rummy21.solver.collection import paused_collection
-from rummy21.solver.put_aside import least_after_put_aside
+from rummy21.solver.put_aside import least_after_put_aside, quick_put_aside
 from rummy21.solver.replace import replacements
 from rummy21.solver.results import Arrangement, Meld, Replacement, Solution
 from rummy21.solver.search import solve, solve_unchecked
@@ -98,6 +98,7 @@ __all__ = [
     "least_after_put_aside",
     "max_pure_groups",
     "paused_collection",
+    "quick_put_aside",
     "replacements",
     "solve",
     "solve_unchecked",

@@ -113,10 +113,22 @@ typedef struct {
 
 typedef struct {
     u128 key;
-    Entry *more; /* all entries when there are more than one, else NULL */
+    Entry *more; /* all entries when there are more than one (in the stage's blocks), else NULL */
     int32_t n, cap;
     Entry first;
 } Slot;
+
+/* Where a stage's ``more`` arrays live: blocks it only ever adds to (an array outgrown is
+ * left behind) and frees all at once with the stage. Most states have one or two entries:
+ * one allocation a block instead of one (and a free) a state. */
+typedef struct Block {
+    struct Block *next;
+    size_t used, cap;
+    Entry data[];
+} Block;
+
+#define BLOCK_FIRST 256     /* entries in a stage's first block */
+#define BLOCK_MOST (1 << 16) /* the most entries a block holds (past that, a block each) */
 
 typedef struct {
     PyObject_HEAD
@@ -124,6 +136,7 @@ typedef struct {
     Py_ssize_t n, cap;
     int32_t *index; /* open addressing: slot numbers, -1 where empty */
     size_t mask;    /* index size - 1 (a power of two) */
+    Block *blocks;  /* the newest first */
 } StageObject;
 
 static PyTypeObject StageType;
@@ -156,6 +169,7 @@ stage_new(Py_ssize_t expect)
         size <<= 1;
     st->slots = PyMem_Malloc(sizeof(Slot) * cap);
     st->index = PyMem_Malloc(sizeof(int32_t) * size);
+    st->blocks = NULL;
     st->n = 0;
     st->cap = cap;
     st->mask = size - 1;
@@ -181,8 +195,12 @@ stage_dealloc(StageObject *st)
             Entry *e = entries_of(slot);
             for (int32_t j = 0; j < slot->n; j++)
                 Py_XDECREF(e[j].obj);
-            PyMem_Free(slot->more);
         }
+    }
+    while (st->blocks) {
+        Block *next = st->blocks->next;
+        PyMem_Free(st->blocks);
+        st->blocks = next;
     }
     PyMem_Free(st->slots);
     PyMem_Free(st->index);
@@ -264,8 +282,36 @@ stage_slot(StageObject *st, u128 key)
     return at;
 }
 
+/* Room for ``n`` entries in the stage's blocks; NULL (MemoryError) if none can be had. */
+static Entry *
+stage_entries(StageObject *st, int32_t n)
+{
+    Block *block = st->blocks;
+    if (!block || block->cap - block->used < (size_t)n) {
+        size_t cap = block ? block->cap * 2 : BLOCK_FIRST;
+        if (cap > BLOCK_MOST)
+            cap = BLOCK_MOST;
+        if (cap < (size_t)n)
+            cap = (size_t)n;
+        Block *more = PyMem_Malloc(sizeof(Block) + sizeof(Entry) * cap);
+        if (!more) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        more->next = block;
+        more->used = 0;
+        more->cap = cap;
+        st->blocks = block = more;
+    }
+    Entry *out = block->data + block->used;
+    block->used += (size_t)n;
+    return out;
+}
+
+/* Add an entry to one of ``st``'s slots (a slot keeps its first entry in place; with more,
+ * all of them in an array of the stage's blocks, moved to one twice as long when full). */
 static int
-slot_append(Slot *slot, const Entry *entry)
+slot_append(StageObject *st, Slot *slot, const Entry *entry)
 {
     if (slot->n == 0 && !slot->more) {
         slot->first = *entry;
@@ -273,21 +319,18 @@ slot_append(Slot *slot, const Entry *entry)
         return 0;
     }
     if (!slot->more) {
-        Entry *more = PyMem_Malloc(sizeof(Entry) * 4);
-        if (!more) {
-            PyErr_NoMemory();
+        Entry *more = stage_entries(st, 4);
+        if (!more)
             return -1;
-        }
         more[0] = slot->first;
         slot->more = more;
         slot->cap = 4;
     }
     else if (slot->n == slot->cap) {
-        Entry *more = PyMem_Realloc(slot->more, sizeof(Entry) * slot->cap * 2);
-        if (!more) {
-            PyErr_NoMemory();
+        Entry *more = stage_entries(st, slot->cap * 2);
+        if (!more)
             return -1;
-        }
+        memcpy(more, slot->more, sizeof(Entry) * (size_t)slot->n);
         slot->more = more;
         slot->cap *= 2;
     }
@@ -298,13 +341,13 @@ slot_append(Slot *slot, const Entry *entry)
 /* core.insert: add an entry unless another of the same state beats it; drop those it beats.
  * The entry's object is borrowed; the stage takes its own reference when it keeps it. */
 static int
-insert(Slot *slot, Entry *entry, int exact)
+insert(StageObject *st, Slot *slot, Entry *entry, int exact)
 {
     Entry *e = entries_of(slot);
     int32_t n = slot->n;
     if (n == 0) {
         Py_INCREF(entry->obj);
-        return slot_append(slot, entry);
+        return slot_append(st, slot, entry);
     }
     int32_t balance = entry->balance, cost = entry->cost;
     if (exact) {
@@ -319,7 +362,7 @@ insert(Slot *slot, Entry *entry, int exact)
             }
         }
         Py_INCREF(entry->obj);
-        return slot_append(slot, entry);
+        return slot_append(st, slot, entry);
     }
     int beaten = 0;
     for (int32_t i = 0; i < n; i++) {
@@ -339,7 +382,80 @@ insert(Slot *slot, Entry *entry, int exact)
         slot->n = kept; /* (an emptied ``more`` stays in use: entries_of reads it) */
     }
     Py_INCREF(entry->obj);
-    return slot_append(slot, entry);
+    return slot_append(st, slot, entry);
+}
+
+/* core.drop_dearer_bought: each entry beaten by an entry of the same state with fewer cards
+ * bought is dropped (its object released), and the states left with none go; the others keep
+ * their order (the index is rebuilt). An entry is kept when no entry of any state with fewer
+ * bought beats it, as in the twin: what was dropped from one of those is beaten by an entry
+ * of a state with fewer still, which beats this one too. */
+static void
+drop_dearer_bought(StageObject *st, int exact)
+{
+    /* Most states have no twin with fewer bought, and looking for one is a cache miss or two
+     * a try: a small table first gives, by the hash of a state's other fields, the fewest
+     * bought of any state hashed there, and only where that is fewer than a state's own are
+     * its twins looked for (a collision only costs the look-ups). */
+    size_t size = 64;
+    while (size < (size_t)st->n * 4 && size < (1 << 16))
+        size <<= 1;
+    uint8_t *fewest = PyMem_Malloc(size);
+    if (fewest)
+        memset(fewest, 0xff, size);
+    u128 others = ~((u128)BOUGHT_MASK << AT_BOUGHT);
+    for (Py_ssize_t i = 0; fewest && i < st->n; i++) {
+        u128 key = st->slots[i].key;
+        size_t at = hash_key(key & others) & (size - 1);
+        uint8_t bought = (uint8_t)(key >> AT_BOUGHT & BOUGHT_MASK);
+        if (bought < fewest[at])
+            fewest[at] = bought;
+    }
+    int emptied = 0;
+    for (Py_ssize_t i = 0; i < st->n; i++) {
+        Slot *slot = &st->slots[i];
+        u128 key = slot->key;
+        long bought = (long)(key >> AT_BOUGHT & BOUGHT_MASK);
+        if (fewest && fewest[hash_key(key & others) & (size - 1)] >= bought)
+            continue; /* (no state like it bought fewer; kept) */
+        for (long fewer = 1; fewer <= bought && slot->n; fewer++) {
+            Py_ssize_t j = stage_find(st, key - ((u128)fewer << AT_BOUGHT));
+            if (j < 0)
+                continue;
+            Slot *cheaper = &st->slots[j];
+            const Entry *better = entries_of(cheaper);
+            Entry *e = entries_of(slot);
+            int32_t kept = 0;
+            for (int32_t k = 0; k < slot->n; k++) {
+                int beaten = 0;
+                for (int32_t m = 0; m < cheaper->n && !beaten; m++)
+                    beaten = (exact ? better[m].balance == e[k].balance : better[m].balance <= e[k].balance) &&
+                             better[m].cost <= e[k].cost;
+                if (beaten)
+                    Py_DECREF(e[k].obj);
+                else
+                    e[kept++] = e[k];
+            }
+            slot->n = kept;
+        }
+        emptied |= slot->n == 0;
+    }
+    PyMem_Free(fewest);
+    if (!emptied)
+        return;
+    Py_ssize_t n = 0;
+    for (Py_ssize_t i = 0; i < st->n; i++) {
+        if (st->slots[i].n)
+            st->slots[n++] = st->slots[i]; /* (an emptied ``more`` stays in the blocks) */
+    }
+    st->n = n;
+    memset(st->index, 0xff, sizeof(int32_t) * (st->mask + 1));
+    for (Py_ssize_t at = 0; at < n; at++) {
+        size_t i = hash_key(st->slots[at].key) & st->mask;
+        while (st->index[i] >= 0)
+            i = (i + 1) & st->mask;
+        st->index[i] = (int32_t)at;
+    }
 }
 
 /* ------------------------------------------------------------------ Stage as a mapping */
@@ -1347,12 +1463,14 @@ suit_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
                         goto fail;
                 }
                 Entry e = {pkey, (int32_t)total, (int32_t)cost, (int32_t)balance, 0, r->move};
-                if (insert(&out->slots[target], &e, exact) < 0)
+                if (insert(out, &out->slots[target], &e, exact) < 0)
                     goto fail;
             }
         }
     }
     active_calls--;
+    if (replace && place.buy)
+        drop_dearer_bought(out, exact);
     return (PyObject *)out;
 fail:
     active_calls--;
@@ -1546,7 +1664,7 @@ close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
                     if (at < 0)
                         goto fail;
                     Entry e = {pkey, (int32_t)total, (int32_t)(cost - points), (int32_t)balance, 0, sp->obj};
-                    if (insert(&out->slots[at], &e, exact) < 0)
+                    if (insert(out, &out->slots[at], &e, exact) < 0)
                         goto fail;
                 }
                 if (cost + ahead > bound)
@@ -1557,7 +1675,7 @@ close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
                         goto fail;
                 }
                 Entry e = {pkey, (int32_t)total, (int32_t)cost, (int32_t)balance, 0, sp->obj};
-                if (insert(&out->slots[target], &e, exact) < 0)
+                if (insert(out, &out->slots[target], &e, exact) < 0)
                     goto fail;
             }
         }
@@ -1565,6 +1683,8 @@ close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
     free_splits(sets, 257);
     Py_XDECREF(points_obj);
     Py_XDECREF(max_set_obj);
+    if (replace)
+        drop_dearer_bought(out, exact);
     return (PyObject *)out;
 fail:
     free_splits(sets, 257);
@@ -1615,7 +1735,7 @@ stage_from(PyObject *Py_UNUSED(module), PyObject *layer)
                 goto fail;
             Entry e = {0, (int32_t)balance, (int32_t)cost, 0, START, PyTuple_GET_ITEM(t, 2)};
             Py_INCREF(e.obj);
-            if (slot_append(&out->slots[at], &e) < 0) {
+            if (slot_append(out, &out->slots[at], &e) < 0) {
                 Py_DECREF(e.obj);
                 goto fail;
             }
@@ -1661,7 +1781,7 @@ marked(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
         Entry *e = entries_of(slot);
         for (int32_t j = 0; j < slot->n; j++) {
             Py_INCREF(e[j].obj);
-            if (slot_append(into, &e[j]) < 0) {
+            if (slot_append(out, into, &e[j]) < 0) {
                 Py_DECREF(e[j].obj);
                 goto fail;
             }

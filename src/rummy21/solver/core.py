@@ -190,7 +190,51 @@ def suit_step(stage: Stage, step: SuitStep) -> Stage:
                         target.append((total, cost, (pkey, balance, move)))
                 else:
                     insert(target, total, cost, (pkey, balance, move), exact)
+    if replace and place.buy:  # (where no suit buys, seldom worth its look-ups)
+        drop_dearer_bought(out, exact)
     return out
+
+
+def drop_dearer_bought(stage: Stage, exact: bool) -> None:
+    """Drop each entry of ``stage`` beaten by an entry of the same state with fewer cards
+    bought; states left with no entry go (the others keep their order).
+
+    When replacing (``Variant.REPLACE``), fewer cards bought is never worse: what is still to
+    buy is only capped (``Closing.spend``; the pure groups the cards after could form, by
+    cards bought, ``Closing.pure_left``, never grow with more bought), and an arrangement
+    needs ``max(loose, bought)`` replacements. So an entry of the same state with fewer bought,
+    no more loose cards and no higher balance (with ``exact``, the same balance) can go on as
+    this one would, to an arrangement as good. The fewest replacements found stay the same;
+    of several arrangements as good, another may be found. Checked against every state with
+    fewer bought (an entry dropped from one of those is beaten by one with fewer still), the
+    outcome does not depend on the order the states are read in. The sweep does it at the
+    close of each position, and after each suit that may buy cards there.
+    """
+    dropped = []
+    for key, entries in stage.items():
+        bought = key >> AT_BOUGHT & BOUGHT_MASK
+        if not bought:
+            continue
+        cheaper = [
+            better
+            for fewer in range(1, bought + 1)
+            for better in stage.get(key - (fewer << AT_BOUGHT), ())
+        ]
+        if not cheaper:
+            continue
+        kept = [
+            entry
+            for entry in entries
+            if not any(
+                (b == entry[0] if exact else b <= entry[0]) and c <= entry[1] for b, c, _ in cheaper
+            )
+        ]
+        if len(kept) < len(entries):
+            entries[:] = kept
+            if not kept:
+                dropped.append(key)
+    for key in dropped:
+        del stage[key]
 
 
 class Closing(NamedTuple):
@@ -296,7 +340,10 @@ def close_position(stage: Stage, closing: Closing) -> Stage:
                         target = out[new_key] = [(total, cost, (pkey, balance, split))]
                         continue
                 insert(target, total, cost, (pkey, balance, split), exact)
-    return {key: entries for key, entries in out.items() if entries}
+    out = {key: entries for key, entries in out.items() if entries}
+    if replace:
+        drop_dearer_bought(out, exact)
+    return out
 
 
 _SETLESS = (NO_SETS,)
