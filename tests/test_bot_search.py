@@ -141,3 +141,19 @@ def test_a_playout_scores_the_deal_not_the_penalty() -> None:
     assert not left.declare
     after = bot._playout(Start(counts, points, 0, 1), blank, 4, view)
     assert after == pytest.approx(lost * points + (1 - lost) * left.reading.points)
+
+
+def test_search_worlds_is_a_bot_name_with_its_own_budget() -> None:
+    from rummy21.bots import check_bot_name, parse_bot_names
+
+    bot = make_bot("search:96", seed=2)
+    assert isinstance(bot, SearchBot) and bot.samples == 96 and bot.budget_s == 4.0
+    assert make_bot("search").samples == 24 and SearchBot().budget_s == 1.0  # type: ignore[attr-defined]
+    assert check_bot_name(" Search:48 ") == "search:48"
+    assert parse_bot_names("search:6,expert", 4) == ["search:6", "expert", "search:6", "expert"]
+    for bad in ("search:0", "search:lots", "search:-3", "search:20000"):
+        with pytest.raises(ValueError, match="whole number of worlds"):
+            check_bot_name(bad)
+    settings = Settings(("search:6", "expert"), players=2, deals=1, seed=1, turn_limit=20)
+    summary = summarize(settings, run_shoes(settings, range(1), jobs=1))
+    assert {b.label for b in summary.bots} == {"search:6", "expert"}

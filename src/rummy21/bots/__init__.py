@@ -7,7 +7,7 @@ the expert's candidates).
 >>> make_bot("clever")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'clever'; choose one of expert, greedy, random, search (or rl:PATH)
+ValueError: unknown bot 'clever'; choose one of expert, greedy, random, search (or ...
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rummy21.bots.expert import ExpertBot
 from rummy21.bots.greedy import GreedyBot, Release, best_release
 from rummy21.bots.random_bot import RandomBot
 from rummy21.bots.runner import DEFAULT_TURN_LIMIT, play_deal, play_match
-from rummy21.bots.search import SearchBot
+from rummy21.bots.search import SearchBot, search_with_worlds
 
 BOT_NAMES = ("expert", "greedy", "random", "search")
 
@@ -30,10 +30,11 @@ BotKind = Callable[[str, int | None], Bot]
 """Makes a bot from the argument of its name (``rl:policy.zip`` -> ``"policy.zip"``) and a
 seed."""
 
-BOT_KINDS: dict[str, BotKind] = {}
+BOT_KINDS: dict[str, BotKind] = {"search": search_with_worlds}
 """Bots named ``KIND:ARGUMENT``, by kind. A later layer or another package provides a kind by
 adding it here, or through the ``rummy21.bots`` entry-point group, which is read the first
-time a name of an unknown kind is met: rummy21's own ``rl`` (``rl:PATH``, a policy trained
+time a name of an unknown kind is met: ``search:WORLDS`` is a search bot sampling WORLDS
+worlds a move (``search`` samples 24); rummy21's own ``rl`` (``rl:PATH``, a policy trained
 in :mod:`rummy21.env`; extra ``train``) is :class:`rummy21.env.policy.PolicyBot`."""
 
 
@@ -53,7 +54,7 @@ def check_bot_name(name: str) -> str:
     >>> check_bot_name("nobody:x")
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot kind 'nobody' in 'nobody:x'; a trained policy is 'rl:PATH' ...
+    ValueError: unknown bot kind 'nobody' in 'nobody:x'; a search bot with its own budget is ...
     """
     text = name.strip()
     kind, sep, argument = text.partition(":")
@@ -61,14 +62,19 @@ def check_bot_name(name: str) -> str:
         kind = kind.strip().lower()
         if _bot_kind(kind) is None:
             raise ValueError(
-                f"unknown bot kind {kind!r} in {name!r}; a trained policy is 'rl:PATH' "
-                "(pip install 'rummy21[train]')"
+                f"unknown bot kind {kind!r} in {name!r}; a search bot with its own budget is "
+                "'search:WORLDS', a trained policy 'rl:PATH' (pip install 'rummy21[train]')"
             )
         if not argument.strip():
             raise ValueError(f"the bot {name!r} names no {kind} to load")
+        if kind == "search":  # cheap to make: a bad budget is refused here, not in a worker
+            search_with_worlds(argument)
         return f"{kind}:{argument.strip()}"
     if text.lower() not in BOT_NAMES:
-        raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)} (or rl:PATH)")
+        raise ValueError(
+            f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)} "
+            "(or search:WORLDS, rl:PATH)"
+        )
     return text.lower()
 
 

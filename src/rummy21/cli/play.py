@@ -643,7 +643,7 @@ def play_command(
         "greedy",
         "--bots",
         help=f"Bots for the other seats, comma-separated, repeated: {', '.join(BOT_NAMES)}, "
-        "or rl:PATH (a trained policy).",
+        "or search:WORLDS (search with its own budget), or rl:PATH (a trained policy).",
     ),
     rules: str = rules_option(),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible deals."),

@@ -74,7 +74,7 @@ def simulate_command(
         "random",
         "--bots",
         help=f"Comma-separated bots by seat, repeated to fill the table: {', '.join(BOT_NAMES)}, "
-        "or rl:PATH (a trained policy).",
+        "or search:WORLDS (search with its own budget), or rl:PATH (a trained policy).",
     ),
     turn_limit: int | None = turn_limit_option(DEFAULT_TURN_LIMIT),
     rules: str = rules_option(),
