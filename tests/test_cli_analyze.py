@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from interrupts import interruptible
 from typer.testing import CliRunner
 
 from rummy21.cli import _register, app
@@ -239,7 +240,7 @@ def test_ctrl_c_stops_a_batch_with_workers_quietly() -> None:
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) ends the batch with
     status 130 and no traceback from the workers."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", "-", "--jobs", "2"],
+        interruptible("rummy21.cli", "analyze", "--json", "--batch", "-", "--jobs", "2"),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

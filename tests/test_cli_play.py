@@ -12,6 +12,7 @@ import sys
 import time
 
 import pytest
+from interrupts import interruptible
 from typer.testing import CliRunner
 
 import rummy21.cli.play
@@ -507,7 +508,7 @@ def _read_until(process: subprocess.Popen[bytes], marker: bytes, timeout: float 
 
 def test_ctrl_c_at_a_prompt_ends_cleanly_with_status_130() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "rummy21.cli", "play", "--seed", "3"],
+        interruptible("rummy21.cli", "play", "--seed", "3"),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
