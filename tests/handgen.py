@@ -30,7 +30,37 @@ from rummy21.cards import DECKS, Card, Suit, canonical_shoe
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
-__all__ = ["Option", "corpus", "near_complete", "random_deal"]
+__all__ = [
+    "RULE_VARIANTS",
+    "Option",
+    "corpus",
+    "near_complete",
+    "random_deal",
+    "rule_variants",
+]
+
+
+_CLASSIC = RuleSet.preset("classic")
+RULE_VARIANTS: dict[str, RuleSet] = {
+    "classic": _CLASSIC,
+    "adda52": RuleSet.preset("adda52"),
+    "no-joker-groups": _CLASSIC.with_(joker_groups=False),
+    "sets-of-3": _CLASSIC.with_(max_set_size=3),
+    "one-pure": _CLASSIC.with_(pure_groups_needed=1),
+    "two-pure": _CLASSIC.with_(pure_groups_needed=2),
+    "pick-up": _CLASSIC.with_(joker_pickup=True, discard_taken_card=True),
+}
+"""The rule sets tests run their checks under, by the name their test ids carry."""
+
+
+def rule_variants(*names: str) -> dict[str, RuleSet]:
+    """The named :data:`RULE_VARIANTS`, in the order given.
+
+    >>> list(rule_variants("adda52", "classic"))
+    ['adda52', 'classic']
+    """
+    return {name: RULE_VARIANTS[name] for name in names}
+
 
 Option = Literal["A", "B", "C", "D"]
 OPTIONS: tuple[Option | None, ...] = ("A", "B", "C", "D", None)

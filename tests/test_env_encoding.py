@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from handgen import rule_variants
 
 pytest.importorskip("gymnasium")
 
@@ -20,11 +21,7 @@ from rummy21.game import Declare, Discard, Table
 from rummy21.game.dealing import deal_shoe, dealing_order, shuffled_shoe
 from rummy21.ruleset import RuleSet
 
-VARIANTS = {
-    "classic": RuleSet(),
-    "adda52": RuleSet.preset("adda52"),
-    "pick-up": RuleSet().with_(joker_pickup=True, discard_taken_card=True),
-}
+VARIANTS = rule_variants("classic", "adda52", "pick-up")
 
 
 def test_the_action_table_round_trips() -> None:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from handgen import near_complete, random_deal
+from handgen import near_complete, random_deal, rule_variants
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,11 +34,7 @@ native = backend.NATIVE
 pytestmark = pytest.mark.skipif(native is None, reason="the native core is not built")
 
 CLASSIC = RuleSet.preset("classic")
-RULES = {
-    "classic": CLASSIC,
-    "adda52": RuleSet.preset("adda52"),
-    "no-joker-groups": CLASSIC.with_(joker_groups=False),
-}
+RULES = rule_variants("classic", "adda52", "no-joker-groups")
 
 
 def hands(seed: str, count: int, rules: RuleSet) -> Iterator[tuple[Card, list[Card]]]:

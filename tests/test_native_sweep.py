@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from handgen import near_complete, random_deal
+from handgen import near_complete, random_deal, rule_variants
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,14 +32,7 @@ native = backend.NATIVE
 pytestmark = pytest.mark.skipif(native is None, reason="the native core is not built")
 
 CLASSIC = RuleSet.preset("classic")
-RULES = {
-    "classic": CLASSIC,
-    "adda52": RuleSet.preset("adda52"),
-    "no-joker-groups": CLASSIC.with_(joker_groups=False),
-    "one-pure": CLASSIC.with_(pure_groups_needed=1),
-    "two-pure": CLASSIC.with_(pure_groups_needed=2),
-    "sets-of-three": CLASSIC.with_(max_set_size=3),
-}
+RULES = rule_variants("classic", "adda52", "no-joker-groups", "one-pure", "two-pure", "sets-of-3")
 SPECS: dict[str, dict[str, Any]] = {
     # (``hands``: generated hands per rule set; fewer where the states multiply)
     "pure save": {"bound": 60, "hands": 40},

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from handgen import rule_variants
 
 from rummy21.bots import make_bots
 from rummy21.bots.advice import advise
@@ -18,11 +19,7 @@ from rummy21.game import Dropped, Source, Table
 from rummy21.game.view import Phase
 from rummy21.ruleset import RuleSet
 
-VARIANTS = {
-    "classic": RuleSet(),
-    "adda52": RuleSet.preset("adda52"),
-    "pick-up": RuleSet().with_(joker_pickup=True, discard_taken_card=True),
-}
+VARIANTS = rule_variants("classic", "adda52", "pick-up")
 
 
 def positions(rules: RuleSet, seed: int) -> list[Table]:

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 import reference as ref
-from handgen import corpus
+from handgen import corpus, rule_variants
 
 from rummy21.cards import Card, CardError, counts_of
 from rummy21.groups import GroupKind
@@ -26,12 +26,7 @@ from rummy21.solver.runs import HIGH, I2, I3, LI3, LP3, P1, P2, P3, decode, enco
 from rummy21.solver.sweep import SweepSpec
 
 CLASSIC = RuleSet.preset("classic")
-VARIANTS = {
-    "classic": CLASSIC,
-    "adda52": RuleSet.preset("adda52"),
-    "no-joker-groups": CLASSIC.with_(joker_groups=False),
-    "sets-of-3": CLASSIC.with_(max_set_size=3),
-}
+VARIANTS = rule_variants("classic", "adda52", "no-joker-groups", "sets-of-3")
 
 
 def check_kinds(arrangement: Arrangement, cut: Card, rules: RuleSet) -> None:

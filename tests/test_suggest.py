@@ -27,15 +27,10 @@ from rummy21.suggest import Route, suggest
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref
-from handgen import near_complete, random_deal
+from handgen import near_complete, random_deal, rule_variants
 
 CLASSIC = RuleSet()
-VARIANTS = {
-    "classic": CLASSIC,
-    "adda52": RuleSet.preset("adda52"),
-    "sets-of-3": CLASSIC.with_(max_set_size=3),
-    "no-joker-groups": CLASSIC.with_(joker_groups=False),
-}
+VARIANTS = rule_variants("classic", "adda52", "sets-of-3", "no-joker-groups")
 TOTAL = int(os.environ.get("RUMMY21_SUGGEST_N", "200"))
 
 
