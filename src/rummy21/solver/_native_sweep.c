@@ -165,6 +165,21 @@ place_at(const SweepPlanC *plan, int p, int s, int jokers, long setless)
     return plain_tuple(items, 13);
 }
 
+/* ``entry(stage, (*items,))``: a core entry point called on a stage with the tuple it takes
+   (items are stolen, as plain_tuple steals them). */
+static PyObject *
+call_on_stage(PyObject *(*entry)(PyObject *, PyObject *const *, Py_ssize_t), PyObject *stage, PyObject **items,
+              Py_ssize_t n)
+{
+    PyObject *argument = plain_tuple(items, n);
+    if (!argument)
+        return NULL;
+    PyObject *args[2] = {stage, argument};
+    PyObject *out = entry(NULL, args, 2);
+    Py_DECREF(argument);
+    return out;
+}
+
 /* The stage after suit ``s`` plays at position ``p`` (core.suit_step with its SuitStep). */
 static PyObject *
 suit_step_at(const SweepPlanC *plan, PyObject *stage, int p, int s, int jokers, long setless, long slack)
@@ -179,13 +194,7 @@ suit_step_at(const SweepPlanC *plan, PyObject *stage, int p, int s, int jokers, 
         truth(plan->replace),
         truth(plan->exact),
     };
-    PyObject *step = plain_tuple(items, 8);
-    if (!step)
-        return NULL;
-    PyObject *args[2] = {stage, step};
-    PyObject *out = suit_step(NULL, args, 2);
-    Py_DECREF(step);
-    return out;
+    return call_on_stage(suit_step, stage, items, 8);
 }
 
 /* The next layer (core.close_position with its Closing). */
@@ -209,13 +218,7 @@ close_at(const SweepPlanC *plan, PyObject *stage, int p, const int jokerish[4], 
         truth(plan->aside),
         truth(plan->exact),
     };
-    PyObject *closing = plain_tuple(items, 13);
-    if (!closing)
-        return NULL;
-    PyObject *args[2] = {stage, closing};
-    PyObject *out = close_position(NULL, args, 2);
-    Py_DECREF(closing);
-    return out;
+    return call_on_stage(close_position, stage, items, 13);
 }
 
 /* Whether no state of ``stage`` has an open run in suit ``s`` (core.idle): -1 on error. */
