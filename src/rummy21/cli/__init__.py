@@ -26,6 +26,9 @@ app = typer.Typer(
 OUTPUT_FAILED = 74
 """The exit status when the output cannot be written (``EX_IOERR`` of sysexits.h)."""
 
+EXIT_INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT, as a shell reports a process it stopped)."""
+
 #: The optional parts worth naming: extra → what it is for.
 EXTRAS = {
     "server": "the browser table, rummy21 serve",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import gc
@@ -9,6 +10,7 @@ import io
 import itertools
 import json
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
 import sys
@@ -19,7 +21,7 @@ import typer
 
 from rummy21.analysis import Analysis, analyze
 from rummy21.cards import CardError
-from rummy21.cli import app
+from rummy21.cli import EXIT_INTERRUPTED, app
 from rummy21.cli.options import rules_option
 from rummy21.distance import Distance, distance
 from rummy21.ruleset import RuleSet
@@ -91,8 +93,10 @@ _CHUNK = 64
 
 def _ignore_interrupts() -> None:
     """In a worker: Ctrl-C is this process's to handle (it stops the workers), so the
-    workers print no tracebacks of their own."""
+    workers print no tracebacks of their own. (It was held back while the worker started.)"""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _read_chunk(
@@ -137,17 +141,55 @@ def _batch(
     second = next(chunks, None)
     if second is None:
         return _write(read(first), out)
-    with multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn").Pool(
-        jobs, initializer=_ignore_interrupts
-    ) as pool:
-        return _write(
-            (
-                answer
-                for chunk in pool.imap(read, itertools.chain((first, second), chunks))
-                for answer in chunk
-            ),
-            out,
-        )
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    with _interrupts_held():  # a worker is born deaf to Ctrl-C (its initializer keeps it so)
+        pool = context.Pool(jobs, initializer=_ignore_interrupts)
+    with pool:
+        try:
+            return _write(
+                (
+                    answer
+                    for chunk in pool.imap(read, itertools.chain((first, second), chunks))
+                    for answer in chunk
+                ),
+                out,
+            )
+        except KeyboardInterrupt:
+            _abandon(pool, out)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold back Ctrl-C (SIGINT) in this thread while the block runs; one that came meanwhile
+    arrives as the block ends. Processes forked in the block start with it held back too."""
+    if not hasattr(signal, "pthread_sigmask"):  # (Windows: spawned workers start afresh)
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _abandon(pool: multiprocessing.pool.Pool, out: TextIO) -> NoReturn:
+    """Ctrl-C during a batch with workers: keep the answers written so far, stop the workers
+    and leave at once with status 130.
+
+    ``Pool.terminate`` cannot be trusted here: it waits for the thread that feeds the workers,
+    and that thread may be waiting for the next line of a pipe or a terminal that stays open
+    (or the interrupt may have come inside the pool's own bookkeeping, leaving a lock taken).
+    So the workers are killed directly and the process ends without the interpreter's
+    clean-up, which would wait for the same threads.
+    """
+    for worker in multiprocessing.active_children():
+        worker.kill()
+    for stream in (out, sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(EXIT_INTERRUPTED)
 
 
 def _hand_lines(source: TextIO) -> Iterator[str | None]:

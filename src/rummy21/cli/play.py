@@ -22,7 +22,7 @@ from rummy21.analysis import Analysis, ShownGroup, analyze_counts
 from rummy21.bots import BOT_NAMES, Bot, make_bots, parse_bot_names
 from rummy21.bots.advice import Advice, advise
 from rummy21.cards import Card, CardError, counts_of
-from rummy21.cli import app
+from rummy21.cli import EXIT_INTERRUPTED, app
 from rummy21.cli.card_text import card_text, cards_text, pretty_cards
 from rummy21.cli.options import rules_option
 from rummy21.game import (
@@ -51,7 +51,6 @@ from rummy21.solver import max_pure_groups
 from rummy21.suggest import Route, Suggestion, suggest_counts
 
 HUMAN = 0
-EXIT_INTERRUPTED = 130
 LABEL_WIDTH = 17
 HELP = """Commands
   before drawing:  s | stock      draw the top card of the closed stock

@@ -27,7 +27,7 @@ from rich.table import Column
 from rich.table import Table as RichTable
 
 from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT
-from rummy21.cli import OUTPUT_FAILED, app
+from rummy21.cli import EXIT_INTERRUPTED, OUTPUT_FAILED, app
 from rummy21.cli.options import rules_option, turn_limit_option
 from rummy21.tournament import (
     BACKENDS,
@@ -47,8 +47,6 @@ from rummy21.tournament import (
     summarize,
 )
 from rummy21.tournament.report import duration
-
-EXIT_INTERRUPTED = 130
 
 
 class _Fail(Exception):
