@@ -24,7 +24,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rummy21.analysis import Analysis, analyze_counts, score_counts
+from rummy21.analysis import Analysis, analyze_counts, declaration_options, score_counts
 from rummy21.cards import (
     ALL_CARDS,
     Card,
@@ -79,7 +79,10 @@ def disagreements(cut: Card, hand: list[Card], rules: RuleSet) -> list[str]:
         with backend.using(core):
             got = analyze_counts(counts_of(hand), jokers, rules)
             score = score_counts(counts_of(hand), jokers, rules)
+            options = declaration_options(counts_of(hand), jokers, rules)
         found[core] = got
+        if options != got.options:
+            problems.append(f"{core} core: declaration_options {options} != {got.options}")
         problems += [f"{core} core: {p}" for p in _against(got, want, cut, hand, rules)]
         numbers = (got.penalty.points, got.penalty.rule, got.options, got.value)
         if (score.points, score.rule, score.options, score.value) != numbers or (

@@ -329,6 +329,30 @@ def score_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC
     )
 
 
+def declaration_options(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC
+) -> tuple[Option, ...]:
+    """The options by which 21 cards declare (RULES §5; empty: a wrong declaration) — the
+    ``options`` of :func:`analyze_counts`, without the penalty or any groups: judging a
+    declaration asks only this, and most declarations a learner tries are wrong. Option A
+    is looked for with nothing loose allowed, so the solver keeps no costlier arrangement.
+    No input checks.
+
+    >>> from rummy21.cards import parse_cards
+    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+    >>> declaration_options(counts_of(hand), Jokers.from_cut("7D"))
+    ('A',)
+    >>> declaration_options(counts_of(hand), Jokers.from_cut("KH"))
+    ()
+    """
+    holds = _holds(_tally(counts, jokers), rules)
+    holds[Option.A] = (
+        max_pure_groups(counts) >= rules.pure_groups_needed
+        and solve_unchecked(counts, jokers, rules, bound=0).option_a is not None
+    )
+    return tuple(o for o in OPTIONS if holds[o])
+
+
 def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC) -> dict[Card, int]:
     """For each card that could still be drawn, how much it would lower the hand's penalty.
 

@@ -537,7 +537,7 @@ class Session:
                 + (": the cards count, not the layout." if laid_out else "."),
                 style="green",
             )
-            if laid_out and analysis.groups:
+            if laid_out and analysis is not None and analysis.groups:
                 self.out.print("  They can be laid out as:", style="dim")
                 for line in layout_lines(analysis.groups, analysis.loose, j, None, "other"):
                     self.out.print(line)

@@ -18,7 +18,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummy21.analysis import Analysis, LayoutCheck, Option, analyze_counts, check_layout
+from rummy21.analysis import (
+    Analysis,
+    LayoutCheck,
+    Option,
+    analyze_counts,
+    check_layout,
+    declaration_options,
+)
 from rummy21.cards import Card, MissingCard, counts_of, without
 from rummy21.jokers import Jokers
 from rummy21.ruleset import Judging, RuleSet
@@ -30,8 +37,9 @@ class Verdict:
 
     valid: bool
     option: Option | None
-    analysis: Analysis
-    """The 21 cards, auto-arranged."""
+    analysis: Analysis | None
+    """The 21 cards, auto-arranged; ``None`` for a wrong declaration judged without a layout
+    (nothing shows its arrangement, and working it out is most of a judging's cost)."""
     layout: LayoutCheck | None
     """The submitted layout, judged group by group (when groups were given or judged as shown)."""
 
@@ -44,10 +52,11 @@ def judge(
     With ``rules.judging == "as_shown"`` and no layout, the solver's own arrangement is shown.
     """
     if groups is None and rules.judging != Judging.AS_SHOWN:
-        analysis = analyze_counts(counts_of(cards), jokers, rules)
-        return Verdict(
-            analysis.valid, analysis.options[0] if analysis.options else None, analysis, None
-        )
+        counts = counts_of(cards)
+        if not declaration_options(counts, jokers, rules):
+            return Verdict(False, None, None, None)
+        analysis = analyze_counts(counts, jokers, rules)
+        return Verdict(True, analysis.options[0], analysis, None)
     if groups is None:
         auto = analyze_counts(counts_of(cards), jokers, rules)
         groups = [g.cards for g in auto.groups]
