@@ -83,7 +83,9 @@ def index_of(action: Action) -> int:
 
 def mask_of(legal: Iterable[Action]) -> Mask:
     """1 at the index of every action in ``legal`` (the engine's legal actions), else 0."""
-    mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+    mask = bytearray(ACTION_COUNT)  # (set entry by entry, then read by numpy at once)
     by_id = _BY_ID
-    mask[[i if (i := by_id.get(id(a))) is not None else index_of(a) for a in legal]] = 1
-    return mask
+    for a in legal:
+        i = by_id.get(id(a))
+        mask[index_of(a) if i is None else i] = 1
+    return np.frombuffer(mask, dtype=np.int8)

@@ -130,6 +130,8 @@ class Table:
         self._seed = seed
         self._jokers = Jokers.from_cut(layout.cut)
         self._hands = [counts_of(h) for h in layout.hands]
+        self._held: list[tuple[Card, ...] | None] = [None] * players
+        """Each seat's hand as cards, kept until the hand changes (every view lists it)."""
         self._sizes = [len(h) for h in layout.hands]
         self._stock: list[Card] = list(reversed(layout.stock))  # pop() takes the top card
         self._open: list[OpenCard] = [OpenCard(layout.open_card, None)]
@@ -228,7 +230,10 @@ class Table:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds (in canonical order); empty once it left the deal."""
-        return _cards(self._hands[seat])
+        held = self._held[seat]
+        if held is None:
+            held = self._held[seat] = _cards(self._hands[seat])
+        return held
 
     def standing(self, seat: int) -> Standing:
         return self._standing[seat]
@@ -313,6 +318,7 @@ class Table:
         else:
             card = self._open.pop().card
         self._hands[seat][card.index] += 1
+        self._held[seat] = None
         self._sizes[seat] += 1
         self._drawn, self._drawn_from = card, source
         self._phase = Phase.DISCARD
@@ -363,6 +369,7 @@ class Table:
     def _put_discard(self, card: Card, forced: bool) -> Discarded:
         seat = self._turn
         self._hands[seat][card.index] -= 1
+        self._held[seat] = None
         self._sizes[seat] -= 1
         self._open.append(OpenCard(card, seat))
         event = Discarded(seat, card, forced)
@@ -422,12 +429,14 @@ class Table:
         event = Declared(actor, card, verdict.valid, verdict.option, layout)
         if verdict.valid:
             self._hands[actor] = counts
+            self._held[actor] = None
             self._sizes[actor] -= 1
             self._finish = card
             self._standing[actor] = Standing.DECLARED
         else:
             self._out[actor] = _cards(self._hands[actor])
             self._hands[actor] = [0] * TYPE_COUNT
+            self._held[actor] = None
             self._sizes[actor] = 0
             self._standing[actor] = Standing.WRONG
         self._record(event)
@@ -461,6 +470,7 @@ class Table:
         points = drop_points(kind, self._rules)
         self._out[seat] = _cards(self._hands[seat])
         self._hands[seat] = [0] * TYPE_COUNT
+        self._held[seat] = None
         self._sizes[seat] = 0
         self._standing[seat] = Standing.DROPPED
         self._drops[seat] = kind
