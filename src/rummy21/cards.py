@@ -280,8 +280,10 @@ class MissingCard(CardError):
         self.card = card
 
 
+_DECKS_IN_ORDER = list(_CARDS[:JOKER_INDEX]) * DECKS
+
+
 def canonical_shoe(printed_jokers: int) -> list[Card]:
-    """The shoe in canonical order (RULES §2): 3 decks of S, H, D, C × A..K, then the jokers."""
-    return [card for _ in range(DECKS) for card in _CARDS[:JOKER_INDEX]] + [
-        _CARDS[JOKER_INDEX]
-    ] * printed_jokers
+    """The shoe in canonical order (RULES §2): 3 decks of S, H, D, C × A..K, then the jokers
+    (a new list, to shuffle)."""
+    return _DECKS_IN_ORDER + [_CARDS[JOKER_INDEX]] * printed_jokers

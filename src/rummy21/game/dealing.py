@@ -83,16 +83,16 @@ def shuffle(items: list[Card], rng: random.Random) -> None:
 
 def deal_shoe(shoe: Sequence[Card], players: int, dealer: int, hand_size: int) -> Layout:
     """Deal ``shoe`` (index 0 first) as RULES §2 describes."""
-    order = dealing_order(players, dealer, hand_size)
-    if len(shoe) < len(order) + 2:
+    n = players * hand_size
+    if len(shoe) < n + 2:
         raise SetupError(f"a shoe of {len(shoe)} cards cannot deal {players} hands")
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    for seat, card in zip(order, shoe, strict=False):
-        hands[seat].append(card)
-    n = len(order)
+    dealt = tuple(shoe[:n])
+    # Card k goes to seat (dealer + 1 + k) % players (:func:`dealing_order`): every
+    # players-th card from that seat's first.
+    hands = tuple(dealt[(seat - dealer - 1) % players :: players] for seat in range(players))
     cut, open_card = shoe[n], shoe[n + 1]
     stock = tuple(shoe[n + 2 :]) + (cut,)
-    return Layout(tuple(tuple(h) for h in hands), cut, open_card, stock)
+    return Layout(hands, cut, open_card, stock)
 
 
 def check_shoe(shoe: Sequence[Card], printed_jokers: int) -> None:
