@@ -17,16 +17,40 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-_lock = threading.Lock()
-_depth = 0  # pauses open, in every thread
-_resume = False  # whether the collector ran when the first of them began
+from contextlib import AbstractContextManager
 
 
-@contextmanager
-def paused_collection() -> Iterator[None]:
+class _Pause:
+    """The ``with`` block of :func:`paused_collection` (one object serves every block: the
+    count of open pauses is the state, and it is global). A class, not a generator's context
+    manager: the bots enter one around each of thousands of readings a second."""
+
+    __slots__ = ()
+
+    _lock = threading.Lock()
+    _depth = 0  # pauses open, in every thread
+    _resume = False  # whether the collector ran when the first of them began
+
+    def __enter__(self) -> None:
+        cls = _Pause
+        with cls._lock:
+            if cls._depth == 0:
+                cls._resume = gc.isenabled()
+                gc.disable()
+            cls._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        cls = _Pause
+        with cls._lock:
+            cls._depth -= 1
+            if cls._depth == 0 and cls._resume:
+                gc.enable()
+
+
+_PAUSE = _Pause()
+
+
+def paused_collection() -> AbstractContextManager[None]:
     """Pause the cycle collector for the length of the ``with`` block.
 
     Pauses nest and may overlap across threads: the collector resumes when the last one
@@ -42,16 +66,4 @@ def paused_collection() -> Iterator[None]:
     >>> gc.isenabled()
     True
     """
-    global _depth, _resume
-    with _lock:
-        if _depth == 0:
-            _resume = gc.isenabled()
-            gc.disable()
-        _depth += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0 and _resume:
-                gc.enable()
+    return _PAUSE
