@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
 
 import pytest
 
 from rummy21.bots import make_bots, play_match
 from rummy21.game import GameError, Match, Table
+from rummy21.game.match import deal_seed
 from rummy21.ruleset import RuleSet
 
 RULES = RuleSet().with_(turn_limit=60)
@@ -53,3 +55,12 @@ def test_match_refuses_out_of_order_calls() -> None:
     with pytest.raises(GameError, match="current deal"):
         match.record(Table(2, seed=1))
     assert match.dealer == 0 and match.new_deal().dealer == 0
+
+
+def test_deal_seed_is_the_nth_draw_of_the_matchs_generator() -> None:
+    """deal_seed(seed, n) skips ahead in one draw; it must be the (n + 1)-th 32-bit draw, as
+    Match draws its deals' seeds one by one, past the generator's 624-word block too."""
+    for seed in (0, 11, 2**40 + 3):
+        rng = random.Random(seed)
+        drawn = [rng.getrandbits(32) for _ in range(1300)]
+        assert [deal_seed(seed, n) for n in range(1300)] == drawn
