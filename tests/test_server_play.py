@@ -163,6 +163,10 @@ def _errors_answered(seat: Seat, room: Any, messages: list[Any], code: str, word
         assert reply["type"] == "error", (message, reply)
         assert reply["code"] == code and words in reply["error"], (message, reply)
         assert len(room.table.log) == log_before and room.table.hand(0) == hand_before
+        # The reply names the refused message by its id, when it gave a usable one.
+        given = message.get("id") if isinstance(message, dict) else None
+        usable = isinstance(given, int) and not isinstance(given, bool) and given >= 0
+        assert reply["id"] == (given if usable else None), (message, reply)
 
 
 def test_bad_messages_get_clear_errors_and_change_nothing(tmp_path: Path) -> None:
@@ -196,6 +200,11 @@ def test_bad_messages_get_clear_errors_and_change_nothing(tmp_path: Path) -> Non
                     {"type": "groups", "groups": "AS 2S 3S"},
                     {"type": "groups", "groups": [["AS"]] * 30},
                     {"type": "ping", "id": -1},
+                    {"type": 3, "id": 41},
+                    {"type": "shout", "id": 42},
+                    {"type": "action", "action": "fly", "id": 43},
+                    {"type": "action", "action": "discard", "card": "1Z", "id": 0},
+                    {"type": "action", "action": "draw", "source": "deck", "id": True},
                     {"type": "hello", "token": made["token"]},
                 ],
                 "malformed",
@@ -206,7 +215,7 @@ def test_bad_messages_get_clear_errors_and_change_nothing(tmp_path: Path) -> Non
                 room,
                 [
                     {"type": "action", "action": "discard", "card": "AS"},
-                    {"type": "action", "action": "declare", "card": "AS"},
+                    {"type": "action", "action": "declare", "card": "AS", "id": 44},
                     {"type": "check_declare", "card": "AS"},
                 ],
                 "illegal",

@@ -460,7 +460,9 @@ async def _serve(room: Room, conn: Connection, websocket: WebSocket, guesses: Gu
                 continue
             await _handle(room, seat, conn, msg)
         except ProtocolError as error:
-            conn.send(error_message(error.code, error.message, msg_id))
+            conn.send(
+                error_message(error.code, error.message, error.msg_id if msg_id is None else msg_id)
+            )
         except RoomError as error:
             conn.send(error_message(error.code, error.message, msg_id))
         except (IllegalActionError, CardError) as error:

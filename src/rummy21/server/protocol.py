@@ -2,7 +2,9 @@
 
 Every client message is a JSON object of at most :data:`MAX_MESSAGE_BYTES` bytes with a
 ``type``; anything else is answered with an error that says what was wrong, and changes
-nothing. Cards travel in the text notation of RULES §1.
+nothing. A message may carry an ``id`` (0 .. 2**53); the answer to it — an error too, even
+when the rest of the message could not be read — carries the same ``id``. Cards travel in
+the text notation of RULES §1.
 
 >>> parse_message('{"type": "action", "action": "draw", "source": "open", "id": 3}')
 DrawMsg(id=3, type='action', action='draw', source='open')
@@ -51,12 +53,15 @@ CODE_PATTERN = re.compile(r"^[A-Za-z0-9]{4,12}$")
 
 
 class ProtocolError(ValueError):
-    """A message the server cannot accept; ``code`` names the kind, the text says why."""
+    """A message the server cannot accept; ``code`` names the kind, the text says why, and
+    ``msg_id`` is the refused message's own ``id`` when it gave a usable one (so that a
+    client can tell which of its messages was refused)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, msg_id: int | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.msg_id = msg_id
 
 
 def _card(text: str) -> str:
@@ -68,7 +73,9 @@ def _card(text: str) -> str:
 
 CardText = Annotated[str, Field(min_length=2, max_length=3), AfterValidator(_card)]
 GroupList = Annotated[list[Annotated[list[CardText], Field(max_length=22)]], Field(max_length=22)]
-MsgId = Annotated[int, Field(ge=0, le=2**53)]
+MAX_MSG_ID = 2**53
+"""The largest message id (the largest integer a JavaScript number holds exactly)."""
+MsgId = Annotated[int, Field(ge=0, le=MAX_MSG_ID)]
 
 
 class _Msg(BaseModel):
@@ -200,8 +207,11 @@ def parse_message(text: str | bytes) -> Message:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
         raise ProtocolError("malformed", f"not JSON: {getattr(error, 'msg', error)}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+    if not isinstance(data, dict):
         raise ProtocolError("malformed", 'a message is a JSON object with a "type"')
+    msg_id = _usable_id(data.get("id"))
+    if not isinstance(data.get("type"), str):
+        raise ProtocolError("malformed", 'a message is a JSON object with a "type"', msg_id)
     kind = data["type"]
     try:
         if kind == "action":
@@ -209,6 +219,7 @@ def parse_message(text: str | bytes) -> Message:
                 raise ProtocolError(
                     "malformed",
                     'an action message needs an "action": draw, discard, declare or drop',
+                    msg_id,
                 )
             return _ACTIONS.validate_python(data)
         model = _OTHERS.get(kind)
@@ -217,10 +228,22 @@ def parse_message(text: str | bytes) -> Message:
                 "malformed",
                 f"unknown message type {kind[:40]!r}; expected "
                 "one of action, " + ", ".join(_OTHERS),
+                msg_id,
             )
         return model.model_validate(data)  # type: ignore[return-value]
     except ValidationError as error:
-        raise ProtocolError("malformed", _describe(error)) from None
+        raise ProtocolError("malformed", _describe(error), msg_id) from None
+
+
+def _usable_id(value: object) -> int | None:
+    """A message's ``id`` if it is one the protocol accepts (:data:`MsgId`), else ``None``.
+
+    >>> _usable_id(7), _usable_id(True), _usable_id(-1), _usable_id("7")
+    (7, None, None, None)
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_MSG_ID:
+        return value
+    return None
 
 
 def to_action(msg: DrawMsg | DiscardMsg | DeclareMsg | DropMsg) -> Action:
