@@ -18,9 +18,11 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from rummy21.cards import Card, CardError
+from rummy21.game.picture import JOKER_MARK, VALUE_MARK, card_marks
 from rummy21.jokers import Jokers
 
 _SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
+_MARK_STYLE = {JOKER_MARK: "yellow", VALUE_MARK: "green"}
 
 _QUOTED = re.compile(r"('[^']*')")
 _TOKEN = re.compile(r"\b(?:10|[2-9AJQKT])[SHDC]\b")
@@ -41,14 +43,13 @@ def pretty_cards(text: str) -> str:
 
 
 def card_text(card: Card, jokers: Jokers | None, drawn: bool = False, values: bool = True) -> Text:
-    """One card; with ``jokers``, jokers marked ``*`` and (with ``values``) value cards ``$``;
-    ``drawn``: marked ``◀`` as the card just drawn."""
+    """One card; with ``jokers``, its marks (:func:`~rummy21.game.picture.card_marks`: ``*`` a
+    joker, with ``values`` ``$`` a value card); ``drawn``: marked ``◀`` as the card just drawn."""
     style = "bold magenta" if card.suit is None else _SUIT_STYLE[int(card.suit)]
     text = Text(card.pretty(), style=style)
-    if jokers is not None and jokers.is_joker(card):
-        text.append("*", style="yellow")
-    if values and jokers is not None and card in jokers.value_cards:
-        text.append("$", style="green")
+    if jokers is not None:
+        for mark in card_marks(card, jokers, values):
+            text.append(mark, style=_MARK_STYLE[mark])
     if drawn:
         text.append("◀", style="cyan")
     return text

@@ -42,6 +42,7 @@ from rummy21.game.actions import Action
 from rummy21.game.declaration import judge
 from rummy21.game.match import parse_point_value
 from rummy21.game.narration import TONES, Tone, narrate
+from rummy21.game.picture import LABEL_WIDTH, layout_rows, others_line, table_line
 from rummy21.game.settlement import SeatResult, Settlement, Standing
 from rummy21.game.view import EventAction, PublicEvent, View, public_event
 from rummy21.groups import Group
@@ -51,7 +52,6 @@ from rummy21.solver import max_pure_groups
 from rummy21.suggest import Route, Suggestion, suggest_counts
 
 HUMAN = 0
-LABEL_WIDTH = 17
 HELP = """Commands
   before drawing:  s | stock      draw the top card of the closed stock
                    o | open       take the top card of the open pile
@@ -98,20 +98,12 @@ def layout_lines(
     drawn: Card | None = None,
     loose_label: str = "loose",
 ) -> list[Text]:
-    """Groups with readable names, then the other cards one suit a line (jokers last);
-    the first copy of ``drawn`` marked."""
+    """The rows of :func:`~rummy21.game.picture.layout_rows` (groups with readable names,
+    then the other cards one suit a row, dimmer); the first copy of ``drawn`` marked."""
     lines = []
-    for group in groups:
-        lines.append(group_line(group.kind.label, group.cards, jokers, drawn))
-        drawn = None if drawn in group.cards else drawn
-    by_suit: dict[int, list[Card]] = {}
-    for card in sorted(loose):
-        by_suit.setdefault(4 if card.suit is None else int(card.suit), []).append(card)
-    for i, suit in enumerate(sorted(by_suit)):
-        lines.append(
-            group_line(loose_label if i == 0 else "", by_suit[suit], jokers, drawn, style="dim")
-        )
-        drawn = None if drawn in by_suit[suit] else drawn
+    for row in layout_rows(groups, loose, loose_label):
+        lines.append(group_line(row.label, row.cards, jokers, drawn, "dim" if row.loose else ""))
+        drawn = None if drawn in row.cards else drawn
     return lines
 
 
@@ -331,28 +323,15 @@ class Session:
     # -------------------------------------------------------------- display
     def show_table(self, view: View) -> None:
         j = view.jokers
-        line = Text(f"Stock {view.stock_size}   Open pile ")
-        top = view.top
-        if top is None:
-            line.append("(empty)")
-        else:
-            line.append_text(card_text(top.card, j))
-            by = "dealt" if top.discarded_by is None else f"from {self.names[top.discarded_by]}"
-            line.append(f" ({by})")
-        line.append("   Cut ")
-        line.append_text(card_text(j.cut, j))
-        self.out.print(line)
-        others = []
-        for s in view.seats:
-            if s.seat == view.seat:
-                continue
-            state = (
-                f"{s.cards} cards"
-                if s.standing is Standing.ACTIVE
-                else (f"dropped ({s.drop.value})" if s.drop else s.standing.value.replace("_", " "))
+        self.out.print(
+            Text.assemble(
+                *(
+                    card_text(part, j) if isinstance(part, Card) else part
+                    for part in table_line(view, self.names.__getitem__)
+                )
             )
-            others.append(f"{self.names[s.seat]}: {state}")
-        self.out.print("   ".join(others), style="dim")
+        )
+        self.out.print(others_line(view, self.names.__getitem__), style="dim")
 
     def show_hand(self, view: View, advice: Advice | None = None) -> Advice:
         """The hand as the coach lays it out, what it pays and why; after drawing, the 21 cards

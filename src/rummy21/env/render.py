@@ -3,8 +3,8 @@
 What happened since the last picture is told with the narration every table uses
 (:func:`rummy21.game.narration.narrate`); then the stock, the open card and the cut, the other
 seats, and the hand of the seat in turn laid out in its best groups (:mod:`rummy21.suggest`,
-the layout the terminal and the browser show), jokers marked ``*`` and value cards ``$`` as
-in the terminal. Everything shown is read from one seat's view.
+the layout the terminal and the browser show) — each line as the terminal draws it
+(:mod:`rummy21.game.picture`), without colour. Everything shown is read from one seat's view.
 
 >>> from rummy21.game import Table
 >>> table = Table(players=2, seed=1)
@@ -21,12 +21,10 @@ from collections.abc import Sequence
 
 from rummy21.cards import Card, counts_of
 from rummy21.game.narration import narrate, plain
-from rummy21.game.settlement import Standing
+from rummy21.game.picture import LABEL_WIDTH, card_marks, layout_rows, others_line, table_line
 from rummy21.game.view import View
 from rummy21.jokers import Jokers
 from rummy21.suggest import suggest_counts
-
-LABEL_WIDTH = 15
 
 
 def seat_name(seat: int | None) -> str:
@@ -36,12 +34,11 @@ def seat_name(seat: int | None) -> str:
 def card_text(card: Card, jokers: Jokers) -> str:
     """A card as the terminal writes it: suit symbol, ``*`` for a joker, ``$`` for a value
     card."""
-    marks = ("*" if jokers.is_joker(card) else "") + ("$" if card in jokers.value_cards else "")
-    return card.pretty() + marks
+    return card.pretty() + card_marks(card, jokers)
 
 
-def _cards(cards: Sequence[Card], jokers: Jokers) -> str:
-    return " ".join(card_text(c, jokers) for c in cards)
+def _row(label: str, cards: Sequence[Card], jokers: Jokers) -> str:
+    return f"  {label:{LABEL_WIDTH}} " + " ".join(card_text(c, jokers) for c in cards)
 
 
 def render(view: View, seen: int = 0) -> tuple[str, int]:
@@ -53,24 +50,8 @@ def render(view: View, seen: int = 0) -> tuple[str, int]:
         return card_text(card, j)
 
     lines = [plain(narrate(e, seat_name, view.rules), say) for e in view.history[seen:]]
-    top = view.top
-    pile = "(empty)"
-    if top is not None:
-        by = "dealt" if top.discarded_by is None else f"from {seat_name(top.discarded_by)}"
-        pile = f"{say(top.card)} ({by})"
-    lines.append(f"Stock {view.stock_size}   Open pile {pile}   Cut {say(j.cut)}")
-    others = []
-    for s in view.seats:
-        if s.seat == view.seat:
-            continue
-        if s.standing is Standing.ACTIVE:
-            state = f"{s.cards} cards"
-        elif s.drop is not None:
-            state = f"dropped ({s.drop.value})"
-        else:
-            state = s.standing.value.replace("_", " ")
-        others.append(f"{seat_name(s.seat)}: {state}")
-    lines.append("   ".join(others))
+    lines.append(plain(table_line(view, seat_name), say))
+    lines.append(others_line(view, seat_name))
     if view.scores is not None:
         lines.append(
             "Scores: " + "   ".join(f"{seat_name(s)} {p:+d}" for s, p in enumerate(view.scores))
@@ -78,10 +59,7 @@ def render(view: View, seen: int = 0) -> tuple[str, int]:
     elif view.hand:
         layout = suggest_counts(counts_of(view.hand), j, view.rules)
         lines.append(f"{seat_name(view.seat)}'s hand, {len(view.hand)} cards:")
-        for group in layout.groups:
-            lines.append(f"  {group.kind.label:{LABEL_WIDTH}} {_cards(group.cards, j)}")
-        if layout.loose:
-            lines.append(f"  {'loose':{LABEL_WIDTH}} {_cards(sorted(layout.loose), j)}")
+        lines += [_row(r.label, r.cards, j) for r in layout_rows(layout.groups, layout.loose)]
         if view.drawn is not None:
-            lines.append(f"  {'drawn':{LABEL_WIDTH}} {say(view.drawn)}")
+            lines.append(_row("drawn", (view.drawn,), j))
     return "\n".join(lines), len(view.history)
