@@ -10,6 +10,7 @@ plan is refused with a Python exception, never a crash. Skipped where the core i
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -224,3 +225,39 @@ def test_random_plans_raise_or_sweep_and_never_crash(field: int, junk: Any) -> N
             call()
         except (TypeError, ValueError, OverflowError):
             pass
+
+
+def _same_table(ranks: tuple[int, ...]) -> None:
+    assert native is not None
+    want, got = core.suit_table(ranks), native.suit_table(ranks)
+    assert got == want, ranks
+    # (bools where the twin has bools, ints where it has ints: True == 1 would hide it)
+    assert [[type(v) for v in part] for part in got] == [[type(v) for v in part] for part in want]
+
+
+def test_a_suits_tables_are_the_twins() -> None:
+    """``suit_table`` (what a sweep reads of one suit, groups_after included) in C equals
+    ``core.suit_table``: on every suit of the corpora's hands, on every suit with copies in
+    the first seven places only, and on random suits of every density."""
+    for name in ("random", "near"):
+        for _, hand in corpus(name, 1000):
+            counts = counts_of(hand)
+            for s in range(4):
+                _same_table(tuple(counts[s * 13 : s * 13 + 13]))
+    for low in itertools.product(range(4), repeat=7):
+        _same_table((*low, 0, 0, 0, 0, 0, 0))
+    rng = random.Random(13)
+    for _ in range(20_000):
+        weights = rng.choice(((0, 0, 0, 1, 1, 2, 3), (0, 1, 2, 3), (0, 0, 0, 0, 0, 1)))
+        _same_table(tuple(rng.choice(weights) for _ in range(13)))
+
+
+@pytest.mark.parametrize(
+    "ranks",
+    [(), (0,) * 12, (0,) * 14, (0,) * 12 + (4,), (-1,) + (0,) * 12, ("1",) * 13, 5, None],
+    ids=repr,
+)
+def test_a_malformed_suit_is_refused(ranks: Any) -> None:
+    assert native is not None
+    with pytest.raises((TypeError, ValueError)):
+        native.suit_table(ranks)

@@ -338,3 +338,116 @@ done:
     Py_DECREF(plan.pure_left);
     return out;
 }
+
+/* ------------------------------------------------------------------ a suit's tables */
+
+/* The twin of core.suit_table (and of bounds.groups_after under it): what a sweep reads of one
+ * suit holding ``ranks`` (copies of A..K), by position. Places 0..16: ``at`` has nothing at 0
+ * and past the King, ``line`` has the Aces again at 14. core.py holds the definitions and
+ * stays the reference; the tests compare the two on every suit of the corpora and on random
+ * ones. */
+
+#define ST_PLACES 17
+#define ST_POSITIONS 16
+
+/* bounds.groups_after: for each position p, the most disjoint pure groups (runs of three,
+ * tunnelas) among the copies after p. best[a][b]: the most groups of the places from q on
+ * when a copies at q and b at q + 1 already sit in runs begun lower. */
+static void
+st_groups_after(const int line[ST_PLACES], int out[ST_POSITIONS])
+{
+    int padded[ST_PLACES];
+    for (int i = 0; i < ST_PLACES; i++)
+        padded[i] = i < 15 ? line[i] : 0;
+    int after[4][4] = {{0}}, best[4][4] = {{0}};
+    for (int q = 14; q >= 1; q--) {
+        int here = padded[q], next1 = padded[q + 1], next2 = padded[q + 2];
+        for (int a = 0; a <= here; a++)
+            for (int b = 0; b <= next1; b++) {
+                int free = here - a, most = 0;
+                int most_z = free < next1 - b ? free : next1 - b;
+                if (next2 < most_z)
+                    most_z = next2;
+                for (int z = 0; z <= most_z; z++)
+                    if (after[b + z][z] + z > most)
+                        most = after[b + z][z] + z;
+                if (free == 3 && after[b][0] + 1 > most)
+                    most = after[b][0] + 1;
+                best[a][b] = most;
+            }
+        memcpy(after, best, sizeof(after));
+        out[q - 1] = after[0][0];
+    }
+    out[14] = out[15] = out[13];
+}
+
+/* A tuple of n ints (as_bool: of bools). */
+static PyObject *
+st_tuple(const int *values, int n, int as_bool)
+{
+    PyObject *out = PyTuple_New(n);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = as_bool ? Py_NewRef(values[i] ? Py_True : Py_False) : PyLong_FromLong(values[i]);
+        if (!item) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+/* core.suit_table(ranks) -> (at, line, reach, pure_ok, near, groups_after) */
+static PyObject *
+suit_table(PyObject *Py_UNUSED(module), PyObject *ranks)
+{
+    PyObject *seq = PySequence_Fast(ranks, "ranks");
+    if (!seq)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != 13) {
+        PyErr_Format(PyExc_ValueError, "ranks: 13 counts expected, not %zd", PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return NULL;
+    }
+    int at[ST_PLACES] = {0}, line[ST_PLACES] = {0};
+    for (int r = 0; r < 13; r++) {
+        long n;
+        if (small_int(PySequence_Fast_GET_ITEM(seq, r), 0, 3, "ranks", &n) < 0) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        at[r + 1] = (int)n;
+    }
+    Py_DECREF(seq);
+    for (int p = 0; p < 14; p++)
+        line[p] = at[p];
+    line[14] = at[1];
+    int held[ST_PLACES + 2] = {0}, reach[ST_POSITIONS], pure_ok[ST_POSITIONS], near[ST_POSITIONS];
+    for (int p = 0; p < ST_PLACES; p++)
+        held[p] = line[p] != 0;
+    for (int p = 0; p < ST_POSITIONS; p++) {
+        reach[p] = held[p + 1] ? 1 : held[p + 2] ? 2 : held[p + 3] ? 3 : 4;
+        pure_ok[p] = (3 <= p && p <= 14 && held[p - 2] && held[p - 1]) ||
+                     (2 <= p && p <= 13 && held[p - 1] && held[p + 1]) ||
+                     (1 <= p && p <= 12 && held[p + 1] && held[p + 2]) || (p == 1 && held[12] && held[13]);
+        int any = 0;
+        if (1 <= p && p <= 13)
+            for (int q = p - 2 < 1 ? 1 : p - 2; q <= (p + 2 < 14 ? p + 2 : 14); q++)
+                any |= held[q];
+        near[p] = any || ((p == 12 || p == 13) && held[1]);
+    }
+    int groups[ST_POSITIONS];
+    st_groups_after(line, groups);
+    PyObject *parts[6] = {
+        st_tuple(at, ST_PLACES, 0),         st_tuple(line, ST_PLACES, 0),    st_tuple(reach, ST_POSITIONS, 0),
+        st_tuple(pure_ok, ST_POSITIONS, 1), st_tuple(near, ST_POSITIONS, 1), st_tuple(groups, ST_POSITIONS, 0),
+    };
+    PyObject *out = NULL;
+    if (parts[0] && parts[1] && parts[2] && parts[3] && parts[4] && parts[5])
+        out = PyTuple_Pack(6, parts[0], parts[1], parts[2], parts[3], parts[4], parts[5]);
+    for (int i = 0; i < 6; i++)
+        Py_XDECREF(parts[i]);
+    return out;
+}

@@ -26,6 +26,7 @@ from types import ModuleType
 from typing import NamedTuple
 
 from rummy21.cards import ALL_CARDS
+from rummy21.solver.bounds import groups_after
 from rummy21.solver.greedy import greedy_arrangement as greedy_arrangement
 from rummy21.solver.moves import Place, RawMove, Role, SweepRow, sweep_moves
 from rummy21.solver.packing import (
@@ -64,6 +65,17 @@ Entry = tuple[int, int, Back]
 tuple would cost several times more to build; always read by unpacking."""
 Stage = dict[int, list[Entry]]
 """Packed states and their entries."""
+
+
+SuitTableRow = tuple[
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[bool, ...],
+    tuple[bool, ...],
+    tuple[int, ...],
+]
+""":func:`suit_table`'s answer: at, line, reach, pure_ok, near, groups_after."""
 
 
 def stage_from(layer: dict[int, list[Entry]]) -> Stage:
@@ -391,6 +403,44 @@ class SweepPlan(NamedTuple):
     bought_starts: tuple[tuple[bool, ...], ...]
     """Whether a pure run may begin with a card bought there (``bounds.bought_may_start``;
     all true when not buying)."""
+
+
+def suit_table(ranks: Sequence[int]) -> SuitTableRow:
+    """What a sweep reads of one suit holding ``ranks`` (copies of A..K), by position: the
+    fields of ``sweep.SuitTable`` (which says what each one is), as plain tuples.
+
+    >>> at, line, reach, pure_ok, near, groups = suit_table((1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1))
+    >>> line[11:15], groups[0], reach[:3], pure_ok[1], near[5]
+    ((1, 1, 1, 1), 1, (1, 3, 3), True, False)
+    """
+    at = (0, *ranks, 0, 0, 0)  # (ranks: a suit's 13 counts, 0..3 each)
+    line = (*at[:14], at[1], 0, 0)
+    padded = line + (0, 0)  # (places past 14 hold nothing)
+    reach = tuple(
+        1 if padded[p + 1] else 2 if padded[p + 2] else 3 if padded[p + 3] else 4 for p in range(16)
+    )
+    # Whether a card at a position could sit in a pure run of three (naturals around it);
+    # Aces, all decided at position 1, may also end Q-K-A.
+    held = [bool(n) for n in line]
+    pure_ok = tuple(
+        (3 <= p <= 14 and held[p - 2] and held[p - 1])
+        or (2 <= p <= 13 and held[p - 1] and held[p + 1])
+        or (1 <= p <= 12 and held[p + 1] and held[p + 2])
+        or (p == 1 and held[12] and held[13])
+        for p in range(16)
+    )
+    # Where a card may be bought (``replace``): within two places of a card of the suit held.
+    # A pure group of bought cards only costs three wherever it is (it is looked for as a
+    # tunnela of a kind nobody holds, at the start); a bought card further from the held
+    # ones splits off with its neighbours into such a group at no cost.
+    near = tuple(
+        (1 <= p <= 13 and any(held[max(1, p - 2) : min(14, p + 2) + 1]))
+        or (p in (12, 13) and held[1])
+        for p in range(16)
+    )
+    # The most pure groups the cards after each position could still form (an Ace counts at
+    # both ends; printed-joker tunnelas were settled at the start).
+    return at, line, reach, pure_ok, near, tuple(groups_after(line))
 
 
 def sweep_positions(layer: Stage, plan: SweepPlan) -> tuple[list[list[Stage | None]], list[Stage]]:

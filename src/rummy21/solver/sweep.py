@@ -24,7 +24,6 @@ from rummy21.solver import backend
 from rummy21.solver.bounds import (
     RANK_POINTS,
     bought_may_start,
-    groups_after,
     line_after,
     loose_ahead,
     pure_within,
@@ -139,35 +138,9 @@ class SuitTable(NamedTuple):
 
 @lru_cache(maxsize=1 << 14)
 def suit_table(ranks: tuple[int, ...]) -> SuitTable:
-    """The :class:`SuitTable` of a suit holding ``ranks`` (copies of A..K)."""
-    at = (0, *ranks, 0, 0, 0)
-    line = (*at[:14], at[1], 0, 0)
-    padded = line + (0, 0)  # (places past 14 hold nothing)
-    reach = tuple(
-        1 if padded[p + 1] else 2 if padded[p + 2] else 3 if padded[p + 3] else 4 for p in range(16)
-    )
-    # Whether a card at a position could sit in a pure run of three (naturals around it);
-    # Aces, all decided at position 1, may also end Q-K-A.
-    held = [bool(n) for n in line]
-    pure_ok = tuple(
-        (3 <= p <= 14 and held[p - 2] and held[p - 1])
-        or (2 <= p <= 13 and held[p - 1] and held[p + 1])
-        or (1 <= p <= 12 and held[p + 1] and held[p + 2])
-        or (p == 1 and held[12] and held[13])
-        for p in range(16)
-    )
-    # Where a card may be bought (``replace``): within two places of a card of the suit held.
-    # A pure group of bought cards only costs three wherever it is (it is looked for as a
-    # tunnela of a kind nobody holds, at the start); a bought card further from the held
-    # ones splits off with its neighbours into such a group at no cost.
-    near = tuple(
-        (1 <= p <= 13 and any(held[max(1, p - 2) : min(14, p + 2) + 1]))
-        or (p in (12, 13) and held[1])
-        for p in range(16)
-    )
-    # The most pure groups the cards after each position could still form (an Ace counts at
-    # both ends; printed-joker tunnelas were settled at the start).
-    return SuitTable(at, line, reach, pure_ok, near, tuple(groups_after(line)))
+    """The :class:`SuitTable` of a suit holding ``ranks`` (copies of A..K), worked out by the
+    core in use (:func:`~.core.suit_table`, or its twin in C)."""
+    return SuitTable(*backend.current().suit_table(ranks))
 
 
 def sweep(spec: SweepSpec) -> Sweep:
