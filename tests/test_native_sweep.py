@@ -261,3 +261,33 @@ def test_a_malformed_suit_is_refused(ranks: Any) -> None:
     assert native is not None
     with pytest.raises((TypeError, ValueError)):
         native.suit_table(ranks)
+
+
+def test_the_pure_group_bound_is_the_twins() -> None:
+    """``max_pure_groups`` in C equals the twin (``bounds.max_pure_groups``) on the corpora's
+    hands, their 22-card extensions, and random count vectors of every density (printed
+    jokers up to 9)."""
+    assert native is not None
+    vectors = []
+    for name in ("random", "near"):
+        for _, hand in corpus(name, 1000):
+            vectors += [counts_of(hand), counts_of(plus_one(hand))]
+    rng = random.Random(14)
+    for _ in range(20_000):
+        weights = rng.choice(((0, 0, 0, 1, 1, 2, 3), (0, 1, 2, 3), (0, 0, 0, 0, 0, 1)))
+        vectors.append([rng.choice(weights) for _ in range(52)] + [rng.randrange(10)])
+    for counts in vectors:
+        assert native.max_pure_groups(counts) == core.max_pure_groups(counts), counts
+    with backend.using("native"):
+        assert backend.max_pure_groups(vectors[0]) == core.max_pure_groups(vectors[0])
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [[0] * 52, [0] * 54, [4] + [0] * 52, [-1] + [0] * 52, [0] * 52 + [256], ["1"] * 53, None],
+    ids=lambda c: repr(c)[:30],
+)
+def test_a_malformed_count_vector_gets_no_pure_group_bound(counts: Any) -> None:
+    assert native is not None
+    with pytest.raises((TypeError, ValueError)):
+        native.max_pure_groups(counts)

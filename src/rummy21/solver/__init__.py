@@ -83,7 +83,7 @@ One idea a module, in the order a solve uses them:
 
 from __future__ import annotations
 
-from rummy21.solver.bounds import max_pure_groups
+from rummy21.solver.backend import max_pure_groups
 from rummy21.solver.collection import paused_collection
 from rummy21.solver.put_aside import least_after_put_aside, quick_put_aside
 from rummy21.solver.replace import replacements

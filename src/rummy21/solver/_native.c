@@ -2189,6 +2189,8 @@ static PyMethodDef module_methods[] = {
     {"cache_size", (PyCFunction)cache_size, METH_NOARGS, "How many (place, state, purity) move rows are kept."},
     {"greedy_arrangement", (PyCFunction)(void (*)(void))greedy_arrangement, METH_FASTCALL,
      "The quick first pass's greedy arrangement (greedy.greedy_arrangement, its twin in C)."},
+    {"max_pure_groups", (PyCFunction)max_pure_groups, METH_O,
+     "The most disjoint pure groups the cards could ever form (bounds.max_pure_groups, in C)."},
     {"suit_table", (PyCFunction)suit_table, METH_O,
      "What a sweep reads of one suit, by position (core.suit_table, its twin in C)."},
     {NULL, NULL, 0, NULL},

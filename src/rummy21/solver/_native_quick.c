@@ -795,3 +795,31 @@ greedy_arrangement(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_
     q_give_jokers(&out, left, mask, (int)max_set, (int)joker_groups, (int)max_sequence);
     return q_result(&out);
 }
+
+/* ------------------------------------------------------------------ the pure-group bound */
+
+/* bounds.max_pure_groups(counts): printed-joker tunnelas, then each suit's most pure groups
+ * with its Aces split every way between the low end and the high end of its line. */
+static PyObject *
+max_pure_groups(PyObject *Py_UNUSED(module), PyObject *counts_obj)
+{
+    int counts[Q_KINDS];
+    if (q_read_kinds(counts_obj, "counts", 0, Q_COPIES, Q_PRINTED_MOST, counts) < 0)
+        return NULL;
+    long total = counts[Q_JOKER] / 3;
+    for (int s = 0; s < Q_SUITS; s++) {
+        const int *ranks = counts + s * Q_RANKS;
+        int line[Q_LINE], aces = ranks[0], best = 0;
+        for (int r = 1; r < Q_RANKS; r++)
+            line[r] = ranks[r];
+        for (int low = 0; low <= aces; low++) {
+            line[0] = low;
+            line[Q_LINE - 1] = aces - low;
+            int found = st_line_groups(line, Q_LINE);
+            if (found > best)
+                best = found;
+        }
+        total += best;
+    }
+    return PyLong_FromLong(total);
+}

@@ -451,3 +451,30 @@ suit_table(PyObject *Py_UNUSED(module), PyObject *ranks)
         Py_XDECREF(parts[i]);
     return out;
 }
+
+/* bounds._line_groups: the most disjoint pure groups (runs of three, tunnelas) among the
+ * copies line[0 .. n - 1], by the recurrence of st_groups_after (which reads the same groups
+ * in every suffix of a line). */
+static int
+st_line_groups(const int *line, int n)
+{
+    int after[4][4] = {{0}}, best[4][4] = {{0}};
+    for (int q = n - 1; q >= 0; q--) {
+        int here = line[q], next1 = q + 1 < n ? line[q + 1] : 0, next2 = q + 2 < n ? line[q + 2] : 0;
+        for (int a = 0; a <= here; a++)
+            for (int b = 0; b <= next1; b++) {
+                int free = here - a, most = 0;
+                int most_z = free < next1 - b ? free : next1 - b;
+                if (next2 < most_z)
+                    most_z = next2;
+                for (int z = 0; z <= most_z; z++)
+                    if (after[b + z][z] + z > most)
+                        most = after[b + z][z] + z;
+                if (free == 3 && after[b][0] + 1 > most)
+                    most = after[b][0] + 1;
+                best[a][b] = most;
+            }
+        memcpy(after, best, sizeof(after));
+    }
+    return after[0][0];
+}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Literal
@@ -75,6 +75,20 @@ def current() -> ModuleType:
     if _active == "native" and NATIVE is not None:
         return NATIVE
     return core
+
+
+def max_pure_groups(counts: Sequence[int]) -> int:
+    """The most disjoint pure groups the cards could ever form
+    (:func:`~.bounds.max_pure_groups`), worked out by the core in use: every analysis asks
+    it first, many times a 22-card hand.
+
+    >>> from rummy21.cards import counts_of, parse_cards
+    >>> max_pure_groups(counts_of(parse_cards("QS KS AS AS 2S 3S 5H 5H 5H JK JK JK")))
+    4
+    """
+    if _active == "native" and NATIVE is not None:
+        return int(NATIVE.max_pure_groups(counts))
+    return core.max_pure_groups(counts)
 
 
 def available() -> tuple[Name, ...]:

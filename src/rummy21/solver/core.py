@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from rummy21.cards import ALL_CARDS
 from rummy21.solver.bounds import groups_after
+from rummy21.solver.bounds import max_pure_groups as max_pure_groups
 from rummy21.solver.greedy import greedy_arrangement as greedy_arrangement
 from rummy21.solver.moves import Place, RawMove, Role, SweepRow, sweep_moves
 from rummy21.solver.packing import (

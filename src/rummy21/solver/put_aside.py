@@ -8,7 +8,7 @@ from typing import NamedTuple
 from rummy21.cards import check_counts
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
-from rummy21.solver.bounds import max_pure_groups
+from rummy21.solver.backend import max_pure_groups
 from rummy21.solver.quick import quick_arrangement
 from rummy21.solver.sweep import SweepSpec, Variant, sweep
 

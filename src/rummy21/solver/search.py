@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rummy21.cards import check_counts
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
-from rummy21.solver.bounds import max_pure_groups
+from rummy21.solver.backend import max_pure_groups
 from rummy21.solver.quick import place_spare, quick_arrangement
 from rummy21.solver.rebuild import rebuild
 from rummy21.solver.results import Solution
