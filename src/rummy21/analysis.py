@@ -225,11 +225,10 @@ def _analyze_with_discard(
     counts = counts_of(hand)
     mask = jokers.joker_mask
     kept = -1 if keep is None else keep.index
-    quick = (
-        quick_put_aside(counts, jokers, rules)
-        if max_pure_groups(counts) >= rules.pure_groups_needed
-        else None
-    )
+    # (A card less never makes more pure groups possible: when the 22 cannot make enough,
+    # no candidate's 21 can, and none is asked.)
+    any_possible = max_pure_groups(counts) >= rules.pure_groups_needed
+    quick = quick_put_aside(counts, jokers, rules) if any_possible else None
     first = -1 if quick is None else quick.kind
     order = sorted(
         (i for i in range(TYPE_COUNT) if counts[i] and i != kept),
@@ -240,7 +239,7 @@ def _analyze_with_discard(
     for index in order:
         tally = _tally_moved(whole, counts[index], index, mask, -1)
         counts[index] -= 1
-        possible = max_pure_groups(counts) >= rules.pure_groups_needed
+        possible = any_possible and max_pure_groups(counts) >= rules.pure_groups_needed
         if best is None or _best_possible(counts, index, tally, possible, jokers, rules) < best[0]:
             reading = _read(counts, jokers, rules, best[0] if best else None, tally, possible)
             if reading is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 
@@ -103,14 +104,23 @@ class RuleSet:
 
     def value_points(self, cut: int, upper: int, lower: int) -> tuple[int, int]:
         """(points, marriages) for the numbers of cut, upper and lower cards held."""
-        marriages = min(cut, upper, lower)
-        points = _points_for(self.marriage_points, marriages)
-        for count in (cut, upper, lower):
-            points += _points_for(self.value_card_points, count - marriages)
-        return points, marriages
+        return _value_points(self.value_card_points, self.marriage_points, cut, upper, lower)
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@lru_cache(maxsize=1 << 12)
+def _value_points(
+    card_points: tuple[int, ...], marriage_points: tuple[int, ...], cut: int, upper: int, lower: int
+) -> tuple[int, int]:
+    """:meth:`RuleSet.value_points` (kept: an analysis asks it for every card it might put
+    aside, and a hand holds few value cards)."""
+    marriages = min(cut, upper, lower)
+    points = _points_for(marriage_points, marriages)
+    for count in (cut, upper, lower):
+        points += _points_for(card_points, count - marriages)
+    return points, marriages
 
 
 def _points_for(table: tuple[int, ...], count: int) -> int:
