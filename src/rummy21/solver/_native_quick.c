@@ -815,7 +815,7 @@ max_pure_groups(PyObject *Py_UNUSED(module), PyObject *counts_obj)
         for (int low = 0; low <= aces; low++) {
             line[0] = low;
             line[Q_LINE - 1] = aces - low;
-            int found = st_line_groups(line, Q_LINE);
+            int found = st_line_groups(line, Q_LINE, NULL);
             if (found > best)
                 best = found;
         }

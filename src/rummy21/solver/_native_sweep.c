@@ -350,18 +350,17 @@ done:
 #define ST_PLACES 17
 #define ST_POSITIONS 16
 
-/* bounds.groups_after: for each position p, the most disjoint pure groups (runs of three,
- * tunnelas) among the copies after p. best[a][b]: the most groups of the places from q on
- * when a copies at q and b at q + 1 already sit in runs begun lower. */
-static void
-st_groups_after(const int line[ST_PLACES], int out[ST_POSITIONS])
+/* bounds._line_groups: the most disjoint pure groups (runs of three, tunnelas) among the
+ * copies line[0 .. n - 1] (0..3 each); with ``suffix``, also those of each suffix: suffix[q]
+ * for the places q .. n - 1. best[a][b]: the most groups of the places from q on when a
+ * copies at q and b at q + 1 already sit in runs begun lower; at q, z more runs begin (taking
+ * a copy at q + 1 and q + 2 each), or its three copies make a tunnela. */
+static int
+st_line_groups(const int *line, int n, int *suffix)
 {
-    int padded[ST_PLACES];
-    for (int i = 0; i < ST_PLACES; i++)
-        padded[i] = i < 15 ? line[i] : 0;
     int after[4][4] = {{0}}, best[4][4] = {{0}};
-    for (int q = 14; q >= 1; q--) {
-        int here = padded[q], next1 = padded[q + 1], next2 = padded[q + 2];
+    for (int q = n - 1; q >= 0; q--) {
+        int here = line[q], next1 = q + 1 < n ? line[q + 1] : 0, next2 = q + 2 < n ? line[q + 2] : 0;
         for (int a = 0; a <= here; a++)
             for (int b = 0; b <= next1; b++) {
                 int free = here - a, most = 0;
@@ -376,8 +375,21 @@ st_groups_after(const int line[ST_PLACES], int out[ST_POSITIONS])
                 best[a][b] = most;
             }
         memcpy(after, best, sizeof(after));
-        out[q - 1] = after[0][0];
+        if (suffix)
+            suffix[q] = after[0][0];
     }
+    return after[0][0];
+}
+
+/* bounds.groups_after: for each position p, the most pure groups of the places after p of a
+ * 17-place line (the Aces again at 14; for p >= 13, the Aces at 14 alone). */
+static void
+st_groups_after(const int line[ST_PLACES], int out[ST_POSITIONS])
+{
+    int suffix[15];
+    st_line_groups(line, 15, suffix);
+    for (int q = 1; q <= 14; q++)
+        out[q - 1] = suffix[q];
     out[14] = out[15] = out[13];
 }
 
@@ -450,31 +462,4 @@ suit_table(PyObject *Py_UNUSED(module), PyObject *ranks)
     for (int i = 0; i < 6; i++)
         Py_XDECREF(parts[i]);
     return out;
-}
-
-/* bounds._line_groups: the most disjoint pure groups (runs of three, tunnelas) among the
- * copies line[0 .. n - 1], by the recurrence of st_groups_after (which reads the same groups
- * in every suffix of a line). */
-static int
-st_line_groups(const int *line, int n)
-{
-    int after[4][4] = {{0}}, best[4][4] = {{0}};
-    for (int q = n - 1; q >= 0; q--) {
-        int here = line[q], next1 = q + 1 < n ? line[q + 1] : 0, next2 = q + 2 < n ? line[q + 2] : 0;
-        for (int a = 0; a <= here; a++)
-            for (int b = 0; b <= next1; b++) {
-                int free = here - a, most = 0;
-                int most_z = free < next1 - b ? free : next1 - b;
-                if (next2 < most_z)
-                    most_z = next2;
-                for (int z = 0; z <= most_z; z++)
-                    if (after[b + z][z] + z > most)
-                        most = after[b + z][z] + z;
-                if (free == 3 && after[b][0] + 1 > most)
-                    most = after[b][0] + 1;
-                best[a][b] = most;
-            }
-        memcpy(after, best, sizeof(after));
-    }
-    return after[0][0];
 }
