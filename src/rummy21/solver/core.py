@@ -412,7 +412,7 @@ def suit_table(ranks: Sequence[int]) -> SuitTableRow:
 
     >>> at, line, reach, pure_ok, near, groups = suit_table((1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1))
     >>> line[11:15], groups[0], reach[:3], pure_ok[1], near[5]
-    ((1, 1, 1, 1), 1, (1, 3, 3), True, False)
+    ((1, 1, 1, 1), 1, (1, 4, 4), True, False)
     """
     at = (0, *ranks, 0, 0, 0)  # (ranks: a suit's 13 counts, 0..3 each)
     line = (*at[:14], at[1], 0, 0)
