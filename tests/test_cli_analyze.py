@@ -253,6 +253,7 @@ def test_ctrl_c_stops_a_batch_with_workers_quietly() -> None:
         start_new_session=True,
     )
     assert process.stdin is not None and process.stdout is not None
+    assert process.stderr is not None
     process.stdin.write(f"7D: {HAND}\n" * 200)  # more than one chunk: workers start
     process.stdin.flush()
     answers = [process.stdout.readline() for _ in range(_CHUNK)]  # the first chunk's
