@@ -10,10 +10,10 @@ import io
 import itertools
 import json
 import multiprocessing
-import multiprocessing.pool
 import os
 import signal
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from typing import NoReturn, TextIO
 
@@ -91,12 +91,26 @@ _CHUNK = 64
 """Lines a worker reads at a time; a batch no longer than this is read in this process."""
 
 
-def _ignore_interrupts() -> None:
-    """In a worker: Ctrl-C is this process's to handle (it stops the workers), so the
-    workers print no tracebacks of their own. (It was held back while the worker started.)"""
+def _start_worker(lifeline: tuple[int, int] | None) -> None:
+    """A worker's start: Ctrl-C is the main process's to handle (it stops the workers), so a
+    worker ignores it and prints no traceback of its own (it was held back while the worker
+    started). With a ``lifeline`` — the two ends of a pipe whose writing end only the main
+    process keeps open — the worker leaves as soon as the main process is gone, however it
+    went (Ctrl-C, ``kill -9``): the pool may have started a replacement worker meanwhile."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if lifeline is not None:
+        read_end, write_end = lifeline
+        os.close(write_end)  # (its copy: only the main process's end keeps the pipe open)
+        threading.Thread(target=_leave_with, args=(read_end,), daemon=True).start()
+
+
+def _leave_with(read_end: int) -> None:
+    """Wait for the main process to close its end of the lifeline (it never writes to it),
+    then leave at once."""
+    os.read(read_end, 1)
+    os._exit(0)
 
 
 def _read_chunk(
@@ -141,21 +155,29 @@ def _batch(
     second = next(chunks, None)
     if second is None:
         return _write(read(first), out)
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    with _interrupts_held():  # a worker is born deaf to Ctrl-C (its initializer keeps it so)
-        pool = context.Pool(jobs, initializer=_ignore_interrupts)
-    with pool:
-        try:
-            return _write(
-                (
-                    answer
-                    for chunk in pool.imap(read, itertools.chain((first, second), chunks))
-                    for answer in chunk
-                ),
-                out,
-            )
-        except KeyboardInterrupt:
-            _abandon(pool, out)
+    forked = sys.platform == "linux"
+    context = multiprocessing.get_context("fork" if forked else "spawn")
+    # Forked workers inherit both ends of the lifeline; this process keeps them open while
+    # the pool may start workers (the pool replaces any that dies).
+    lifeline = os.pipe() if forked else None
+    try:
+        with _interrupts_held():  # a worker is born deaf to Ctrl-C (its initializer keeps it so)
+            pool = context.Pool(jobs, initializer=_start_worker, initargs=(lifeline,))
+        with pool:
+            try:
+                return _write(
+                    (
+                        answer
+                        for chunk in pool.imap(read, itertools.chain((first, second), chunks))
+                        for answer in chunk
+                    ),
+                    out,
+                )
+            except KeyboardInterrupt:
+                _abandon(out, lifeline is not None)
+    finally:
+        for end in lifeline or ():
+            os.close(end)
 
 
 @contextlib.contextmanager
@@ -172,23 +194,27 @@ def _interrupts_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def _abandon(pool: multiprocessing.pool.Pool, out: TextIO) -> NoReturn:
+def _abandon(out: TextIO, lifeline: bool) -> NoReturn:
     """Ctrl-C during a batch with workers: keep the answers written so far, stop the workers
     and leave at once with status 130.
 
     ``Pool.terminate`` cannot be trusted here: it waits for the thread that feeds the workers,
     and that thread may be waiting for the next line of a pipe or a terminal that stays open
     (or the interrupt may have come inside the pool's own bookkeeping, leaving a lock taken).
-    So the workers are killed directly and the process ends without the interpreter's
-    clean-up, which would wait for the same threads.
+    So the process ends without the interpreter's clean-up, which would wait for the same
+    threads. Forked workers leave by their ``lifeline`` (:func:`_start_worker`) as soon as
+    this process is gone; they are not killed, for the pool would fork replacements at once,
+    while this thread may hold a lock a new process would wait for forever. Spawned workers
+    (no lifeline) are killed.
     """
-    for worker in multiprocessing.active_children():
-        worker.kill()
     for stream in (out, sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):
             pass
+    if not lifeline:
+        for worker in multiprocessing.active_children():
+            worker.kill()
     os._exit(EXIT_INTERRUPTED)
 
 
