@@ -1,7 +1,7 @@
 """Time per move of the expert (or search) bot: wall and CPU time, median and p99, over seeded
 4-seat deals against greedy (CPU time is the fair figure on a shared machine).
 
-    PYTHONPATH=src python bench/bench_expert.py --deals 20 --players 4 --seed 1 [--bot search]
+    PYTHONPATH=src python bench/bench_expert.py --deals 20 --players 4 --seed 1 [--bot search:96]
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from rummy21.bots import GreedyBot, make_bot
+from rummy21.bots import GreedyBot, check_bot_name, make_bot
 from rummy21.bots.base import Bot
 from rummy21.game import Draw, Drop, Table
 
@@ -24,8 +24,14 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bot", choices=("expert", "search"), default="expert")
+    parser.add_argument(
+        "--bot", default="expert", help="the bot timed: expert, search, search:WORLDS, …"
+    )
     args = parser.parse_args()
+    try:
+        args.bot = check_bot_name(args.bot)
+    except ValueError as error:
+        parser.error(str(error))
     wall: dict[str, list[float]] = {"draw": [], "discard": []}
     cpu: dict[str, list[float]] = {"draw": [], "discard": []}
     for deal in range(args.deals):
