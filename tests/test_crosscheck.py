@@ -42,15 +42,10 @@ from rummy21.solver import backend
 if str(Path(__file__).resolve().parent) not in sys.path:  # pytest's pythonpath may lack it
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref
-from handgen import Option, near_complete, random_deal
+from handgen import Option, near_complete, random_deal, rule_variants
 
-CLASSIC = RuleSet.preset("classic")
-VARIANTS: dict[str, RuleSet] = {
-    "classic": CLASSIC,
-    "adda52": RuleSet.preset("adda52"),
-    "no-joker-groups": CLASSIC.with_(joker_groups=False),
-    "sets-of-3": CLASSIC.with_(max_set_size=3),
-}
+VARIANTS = rule_variants("classic", "adda52", "no-joker-groups", "sets-of-3")
+CLASSIC = VARIANTS["classic"]
 KINDS = ("random", "near-A", "near-B", "near-C", "near-D", "near-mixed")
 TOTAL = int(os.environ.get("RUMMY21_CROSSCHECK_N", "2000"))
 CHUNK = 50
