@@ -204,7 +204,7 @@ def test_bad_messages_get_clear_errors_and_change_nothing(tmp_path: Path) -> Non
                     {"type": "shout", "id": 42},
                     {"type": "action", "action": "fly", "id": 43},
                     {"type": "action", "action": "discard", "card": "1Z", "id": 0},
-                    {"type": "action", "action": "draw", "source": "deck", "id": True},
+                    {"type": "action", "action": "draw", "source": "deck", "id": "x"},
                     {"type": "hello", "token": made["token"]},
                 ],
                 "malformed",

@@ -236,14 +236,20 @@ def parse_message(text: str | bytes) -> Message:
 
 
 def _usable_id(value: object) -> int | None:
-    """A message's ``id`` if it is one the protocol accepts (:data:`MsgId`), else ``None``.
+    """A message's ``id`` read as the messages read it (:data:`MsgId`), else ``None``.
 
-    >>> _usable_id(7), _usable_id(True), _usable_id(-1), _usable_id("7")
-    (7, None, None, None)
+    >>> _usable_id(7), _usable_id("7"), _usable_id(-1), _usable_id("x"), _usable_id(None)
+    (7, 7, None, None, None)
     """
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_MSG_ID:
-        return value
-    return None
+    if value is None:
+        return None
+    try:
+        return _MSG_ID.validate_python(value)
+    except ValidationError:
+        return None
+
+
+_MSG_ID: TypeAdapter[int] = TypeAdapter(MsgId)
 
 
 def to_action(msg: DrawMsg | DiscardMsg | DeclareMsg | DropMsg) -> Action:
