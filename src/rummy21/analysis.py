@@ -345,10 +345,8 @@ def declaration_options(
     ()
     """
     holds = _holds(_tally(counts, jokers), rules)
-    holds[Option.A] = (
-        max_pure_groups(counts) >= rules.pure_groups_needed
-        and solve_unchecked(counts, jokers, rules, bound=0).option_a is not None
-    )
+    # (the solver looks no further when too few pure groups may form)
+    holds[Option.A] = solve_unchecked(counts, jokers, rules, bound=0).option_a is not None
     return tuple(o for o in OPTIONS if holds[o])
 
 

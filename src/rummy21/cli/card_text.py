@@ -68,3 +68,15 @@ def cards_text(
         marked = marked or mark
         line.append_text(card_text(card, jokers, mark, values))
     return line
+
+
+def sentence_text(sentence: Sequence[str | Card], jokers: Jokers, style: str = "") -> Text:
+    """A sentence of text and cards (:mod:`rummy21.game.narration`,
+    :mod:`rummy21.game.picture`) with its cards drawn by :func:`card_text`."""
+    line = Text(style=style)
+    for part in sentence:
+        if isinstance(part, Card):
+            line.append_text(card_text(part, jokers))
+        else:
+            line.append(part)
+    return line

@@ -23,7 +23,7 @@ from rummy21.bots import BOT_NAMES, Bot, make_bots, parse_bot_names
 from rummy21.bots.advice import Advice, advise
 from rummy21.cards import Card, CardError, counts_of
 from rummy21.cli import EXIT_INTERRUPTED, app
-from rummy21.cli.card_text import card_text, cards_text, pretty_cards
+from rummy21.cli.card_text import card_text, cards_text, pretty_cards, sentence_text
 from rummy21.cli.options import rules_option
 from rummy21.game import (
     Declare,
@@ -310,28 +310,17 @@ class Session:
         own draws and discards are shown with the hand instead."""
         if event.seat == HUMAN and event.action in (EventAction.DREW, EventAction.DISCARDED):
             return None
-        line = Text(style=TONE_STYLES.get(TONES.get(event.action, Tone.PLAIN), ""))
-        for part in narrate(
-            event, lambda seat: "" if seat is None else self.names[seat], table.rules
-        ):
-            if isinstance(part, Card):
-                line.append_text(card_text(part, table.jokers))
-            else:
-                line.append(part)
-        return line
+        return sentence_text(
+            narrate(event, lambda seat: "" if seat is None else self.names[seat], table.rules),
+            table.jokers,
+            TONE_STYLES.get(TONES.get(event.action, Tone.PLAIN), ""),
+        )
 
     # -------------------------------------------------------------- display
     def show_table(self, view: View) -> None:
-        j = view.jokers
-        self.out.print(
-            Text.assemble(
-                *(
-                    card_text(part, j) if isinstance(part, Card) else part
-                    for part in table_line(view, self.names.__getitem__)
-                )
-            )
-        )
-        self.out.print(others_line(view, self.names.__getitem__), style="dim")
+        name = self.names.__getitem__
+        self.out.print(sentence_text(table_line(view, name), view.jokers))
+        self.out.print(others_line(view, name), style="dim")
 
     def show_hand(self, view: View, advice: Advice | None = None) -> Advice:
         """The hand as the coach lays it out, what it pays and why; after drawing, the 21 cards

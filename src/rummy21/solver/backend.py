@@ -86,9 +86,7 @@ def max_pure_groups(counts: Sequence[int]) -> int:
     >>> max_pure_groups(counts_of(parse_cards("QS KS AS AS 2S 3S 5H 5H 5H JK JK JK")))
     4
     """
-    if _active == "native" and NATIVE is not None:
-        return int(NATIVE.max_pure_groups(counts))
-    return core.max_pure_groups(counts)
+    return int(current().max_pure_groups(counts))
 
 
 def available() -> tuple[Name, ...]:
