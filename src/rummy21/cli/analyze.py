@@ -96,7 +96,8 @@ def _start_worker(lifeline: tuple[int, int] | None) -> None:
     worker ignores it and prints no traceback of its own (it was held back while the worker
     started). With a ``lifeline`` — the two ends of a pipe whose writing end only the main
     process keeps open — the worker leaves as soon as the main process is gone, however it
-    went (Ctrl-C, ``kill -9``): the pool may have started a replacement worker meanwhile."""
+    went (Ctrl-C, ``kill -9``): the pool may have started a replacement worker meanwhile.
+    Answers it sends after that end it too, quietly (SIGPIPE)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -104,6 +105,10 @@ def _start_worker(lifeline: tuple[int, int] | None) -> None:
         read_end, write_end = lifeline
         os.close(write_end)  # (its copy: only the main process's end keeps the pipe open)
         threading.Thread(target=_leave_with, args=(read_end,), daemon=True).start()
+        # A worker may finish a chunk just after the main process left: sending the answers
+        # then ends it quietly, as a pipeline's writer ends when its reader is gone, rather
+        # than with the pool's traceback of a broken pipe (before the lifeline is read).
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 
 def _leave_with(read_end: int) -> None:
