@@ -157,3 +157,46 @@ def test_values_typer_refuses(args: list[str], started: list[dict[str, Any]]) ->
     code, out, err = serve(*args)
     assert code == 2 and out == "" and "Traceback" not in err and args[0] in err
     assert not started
+
+
+PG_URL = "postgresql+psycopg://rummy@127.0.0.1/rummy21"
+
+
+def test_a_broker_needs_a_shared_database(tmp_path: Path, started: list[dict[str, Any]]) -> None:
+    err = refused("--db", f"sqlite:///{tmp_path / 'r.sqlite3'}", "--broker", "redis://127.0.0.1")
+    assert "--broker runs many processes on one database: give --db a PostgreSQL URL" in err
+
+
+def test_a_broker_without_its_client(
+    monkeypatch: pytest.MonkeyPatch, started: list[dict[str, Any]]
+) -> None:
+    monkeypatch.setattr("rummy21.cli.serve.check_database", lambda url: url)
+    monkeypatch.setitem(sys.modules, "redis", None)  # as if the extra were not installed
+    err = refused("--db", PG_URL, "--broker", "redis://127.0.0.1:6379/0")
+    assert "--broker needs the Redis client (redis)" in err
+    assert "pip install 'rummy21[broker]'" in err and not started
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("http://127.0.0.1/", "is not a Redis URL"),
+        ("redis://127.0.0.1:{port}/0", "does not answer"),
+    ],
+)
+def test_a_broker_it_cannot_use(
+    url: str, said: str, monkeypatch: pytest.MonkeyPatch, started: list[dict[str, Any]]
+) -> None:
+    pytest.importorskip("redis")
+    monkeypatch.setattr("rummy21.cli.serve.check_database", lambda url: url)
+    err = refused("--db", PG_URL, "--broker", url.format(port=free_port()))
+    assert said in err and not started
+
+
+def test_a_node_name_it_cannot_use(
+    monkeypatch: pytest.MonkeyPatch, started: list[dict[str, Any]]
+) -> None:
+    pytest.importorskip("redis")
+    monkeypatch.setattr("rummy21.cli.serve.check_database", lambda url: url)
+    monkeypatch.setattr("rummy21.cli.serve.check_broker", lambda url, db: url)
+    assert "--node is 1 to 40 letters" in refused("--db", PG_URL, "--broker", "r", "--node", "a b")

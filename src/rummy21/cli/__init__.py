@@ -33,6 +33,7 @@ EXIT_INTERRUPTED = 130
 EXTRAS = {
     "server": "the browser table, rummy21 serve",
     "postgres": "the PostgreSQL driver, serve --db postgresql+psycopg://…",
+    "broker": "many serve processes on one database, serve --broker redis://…",
     "ray": "tournaments on Ray, tournament --backend ray",
 }
 

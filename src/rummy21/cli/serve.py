@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
 import socket
 from enum import StrEnum
 from pathlib import Path
@@ -39,6 +40,7 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+_NODE = re.compile(r"^[A-Za-z0-9._-]{1,40}$")
 _URL_EXAMPLES = "e.g. sqlite:////path/to/rummy21.sqlite3 or postgresql+psycopg://user@host/rummy21"
 
 
@@ -103,6 +105,39 @@ def _cause(error: Exception) -> str:
     return cause or type(error).__name__
 
 
+def check_broker(url: str, db_url: str) -> str:
+    """Make sure the broker at ``url`` (Redis) answers and that the database can be shared by
+    many processes (PostgreSQL); return the URL to show (password hidden). Any problem ends
+    the command with one line."""
+    from sqlalchemy.engine import make_url
+
+    if make_url(db_url).get_backend_name() != "postgresql":
+        _fail(
+            "--broker runs many processes on one database: give --db a PostgreSQL URL "
+            "(e.g. postgresql+psycopg://user@host/rummy21)"
+        )
+    try:
+        import redis
+    except ImportError:
+        _fail(f"--broker needs the Redis client (redis), which is not installed: {BROKER_PIP}")
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+    except ValueError as error:
+        _fail(f"--broker {url!r} is not a Redis URL ({error}; e.g. redis://127.0.0.1:6379/0)")
+    shown = str(client.connection_pool.connection_kwargs.get("host", "?"))
+    shown = f"redis://{shown}:{client.connection_pool.connection_kwargs.get('port', 6379)}"
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        _fail(f"--broker {shown} does not answer: {str(error).partition(chr(10))[0]}")
+    finally:
+        client.close()
+    return shown
+
+
+BROKER_PIP = "pip install 'rummy21[broker]'"
+
+
 def check_address(host: str, port: int) -> None:
     """Make sure the server can listen on ``host``:``port`` (as uvicorn will bind it)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -142,6 +177,23 @@ def serve(
         help="Seconds a player whose turn it is may stay disconnected before the turn times "
         "out (also at tables without a turn timer; 0: wait for ever).",
     ),
+    broker: str | None = typer.Option(
+        None,
+        help="Redis URL (e.g. redis://127.0.0.1:6379/0): run as one of many processes on one "
+        "PostgreSQL --db; each table is run by one of them at a time, the others relay.",
+    ),
+    lease_seconds: float = typer.Option(
+        3.0,
+        "--lease-seconds",
+        min=0.3,
+        max=120.0,
+        help="With --broker: how long a table stays with a process that stopped answering "
+        "before another takes it over (renewed every third of it).",
+    ),
+    node: str | None = typer.Option(
+        None,
+        help="With --broker: this process's name (default: host, pid and a random part).",
+    ),
     log_level: LogLevel = typer.Option(
         LogLevel.info, case_sensitive=False, help="uvicorn log level."
     ),
@@ -158,14 +210,25 @@ def serve(
         _fail("--host must name an address to listen on (e.g. 127.0.0.1, or 0.0.0.0 for all)")
     url = default_db_url() if db is None else db
     shown = check_database(url)
+    broker_shown = None if broker is None else check_broker(broker, url)
+    if node is not None and not _NODE.match(node):
+        _fail("--node is 1 to 40 letters, digits and . _ -")
     check_address(host, port)
     logging.basicConfig(
         level=LOG_LEVELS[log_level.value], format="%(levelname)s %(name)s: %(message)s"
     )
     typer.echo(f"rummy21: database {shown}")
+    if broker_shown is not None:
+        typer.echo(f"rummy21: broker {broker_shown}")
     typer.echo(f"rummy21: open http://{host}:{port}/ in a browser")
     application = create_app(
-        url, bot_delay=bot_delay, next_deal_seconds=next_deal, absent_grace=absent_grace
+        url,
+        bot_delay=bot_delay,
+        next_deal_seconds=next_deal,
+        absent_grace=absent_grace,
+        broker=broker,
+        lease_seconds=lease_seconds,
+        node=node,
     )
     # Live tables make many short-lived objects and few cycles: collect the young generation
     # less often, so that hundreds of tables do not pay for frequent full collections.

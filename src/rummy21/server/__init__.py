@@ -5,8 +5,11 @@ may send), :mod:`.store` (the tables and the database thread), :mod:`.migrations
 revisions, run at start), :mod:`.repository` (every SQL statement), :mod:`.present` (what a
 seat may see: every message built), :mod:`.replay` (finished deals step by step),
 :mod:`.connection` (one browser tab), :mod:`.scheduler` (clocks and bots), :mod:`.room` (one
-live table: its seats, its :class:`~rummy21.game.match.Match` and its rules) and :mod:`.app`
-(HTTP and WebSocket routes). The pages in ``static/`` draw the cards themselves and load
+live table: its seats, its :class:`~rummy21.game.match.Match` and its rules), :mod:`.session`
+(one client's conversation with a room) and :mod:`.app` (HTTP and WebSocket routes). Many
+processes on one database: :mod:`.lease` (which process runs each room, fenced by epochs),
+:mod:`.broker` (what moves between them over Redis) and :mod:`.cluster` (routing, relaying,
+take-over). The pages in ``static/`` draw the cards themselves and load
 nothing from outside.
 """
 

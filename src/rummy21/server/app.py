@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -44,36 +42,28 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from rummy21.cards import Card, CardError
-from rummy21.game.errors import IllegalActionError
 from rummy21.server import present, repository
+from rummy21.server.cluster import Cluster
 from rummy21.server.connection import Connection
+from rummy21.server.lease import Holder
 from rummy21.server.model import RoomConfig, RoomError, Settings, TableFactory
 from rummy21.server.protocol import (
-    ArrangeMsg,
-    AutoplayMsg,
-    CheckDeclareMsg,
     CreateTable,
-    GroupsMsg,
-    HelloMsg,
     JoinTable,
-    PingMsg,
     ProtocolError,
-    ReadyMsg,
     check_code,
     error_message,
-    groups_of,
-    parse_message,
-    to_action,
 )
 from rummy21.server.replay import replay_deal
 from rummy21.server.room import Room, Rooms
+from rummy21.server.session import TOO_MANY_GUESSES, GuessLimiter, serve
 from rummy21.server.store import Store
+
+__all__ = ["GuessLimiter", "create_app"]
 
 log = logging.getLogger("rummy21.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
-HELLO_SECONDS = 30.0
 _STATUS = {
     "not_found": 404,
     "full": 409,
@@ -82,7 +72,6 @@ _STATUS = {
     "rate_limited": 429,
 }
 PRIVATE_HISTORY = "the history of this table is open to its players only"
-TOO_MANY_GUESSES = "too many wrong seat tokens from your address: wait a minute and try again"
 
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -116,58 +105,6 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-class GuessLimiter:
-    """Wrong seat tokens per client address: at most ``limit`` in any ``window`` seconds; an
-    address over the limit is refused (even with a good token) until its oldest failure ages
-    out of the window.
-
-    >>> clock = iter(range(100)).__next__
-    >>> guesses = GuessLimiter(limit=2, window=10, clock=lambda: float(clock()))
-    >>> guesses.failed("a"); guesses.failed("a")
-    >>> guesses.blocked("a"), guesses.blocked("b")
-    (True, False)
-    """
-
-    MAX_ADDRESSES = 10_000
-
-    def __init__(
-        self, limit: int = 10, window: float = 60.0, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.limit = limit
-        self.window = window
-        self._clock = clock
-        self._failures: dict[str, deque[float]] = {}
-
-    def _recent(self, address: str, now: float) -> deque[float] | None:
-        stamps = self._failures.get(address)
-        if stamps is None:
-            return None
-        while stamps and stamps[0] <= now - self.window:
-            stamps.popleft()
-        if not stamps:
-            del self._failures[address]
-            return None
-        return stamps
-
-    def blocked(self, address: str) -> bool:
-        stamps = self._recent(address, self._clock())
-        return stamps is not None and len(stamps) >= self.limit
-
-    def failed(self, address: str) -> None:
-        now = self._clock()
-        if len(self._failures) >= self.MAX_ADDRESSES:  # forget the addresses gone quiet
-            for old in list(self._failures):
-                self._recent(old, now)
-            while len(self._failures) >= self.MAX_ADDRESSES:
-                del self._failures[next(iter(self._failures))]
-        stamps = self._recent(address, now)
-        if stamps is None:
-            stamps = self._failures[address] = deque()
-        stamps.append(now)
-        while len(stamps) > self.limit:
-            stamps.popleft()
-
-
 def client_address(connection: Request | WebSocket) -> str:
     return connection.client.host if connection.client is not None else "unknown"
 
@@ -186,6 +123,9 @@ def create_app(
     table_factory: TableFactory | None = None,
     absent_grace: float = 60.0,
     hello_failures: int = 10,
+    broker: str | None = None,
+    lease_seconds: float = 3.0,
+    node: str | None = None,
 ) -> FastAPI:
     """The server for the database at ``db_url`` (any SQLAlchemy URL).
 
@@ -196,6 +136,11 @@ def create_app(
     the messages a second of one connection (``None``: no cap). ``absent_grace`` is how long
     the seat in turn may have no open connection before it times out (0: no limit);
     ``hello_failures`` how many wrong seat tokens one client address may send a minute.
+
+    ``broker`` (a Redis URL) makes this process one of many on the same database (which must
+    be PostgreSQL): each room is run by one of them at a time, under a lease of
+    ``lease_seconds`` (:mod:`.cluster`); ``node`` names this process (default: host, pid and
+    a random part).
     """
     settings = Settings(
         bot_delay=bot_delay,
@@ -211,16 +156,28 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         rooms = Rooms(store, settings)
-        rebuilt = await rooms.load_open()
-        if rebuilt:
-            log.info("rebuilt %d open table(s) from the database", rebuilt)
-        for room in rooms.rooms.values():
-            room.resume()
+        cluster = None
+        if broker is None:
+            rebuilt = await rooms.load_open()
+            if rebuilt:
+                log.info("rebuilt %d open table(s) from the database", rebuilt)
+            for room in rooms.rooms.values():
+                room.resume()
+        else:  # the open rooms nobody runs are taken over by the cluster's first tick
+            cluster = Cluster(store, settings, rooms, broker, guesses, lease_seconds, node)
+            try:
+                await cluster.start()
+            except BaseException:
+                store.close()
+                raise
         app.state.store = store
         app.state.rooms = rooms
+        app.state.cluster = cluster
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.close()
             await rooms.close()
             store.close()
 
@@ -232,6 +189,10 @@ def create_app(
 
     def rooms_of(request: Request | WebSocket) -> Rooms:
         found: Rooms = request.app.state.rooms
+        return found
+
+    def cluster_of(request: Request | WebSocket) -> Cluster | None:
+        found: Cluster | None = request.app.state.cluster
         return found
 
     @app.exception_handler(RequestValidationError)
@@ -252,7 +213,12 @@ def create_app(
         return _error(_STATUS.get(error.code, 400), error.code, error.message)
 
     async def room_or_404(request: Request, code: str) -> Room:
-        room = await rooms_of(request).get(check_code(code))
+        """Room ``code`` to read (with many processes: as stored, unless it runs here)."""
+        cluster = cluster_of(request)
+        if cluster is None:
+            room = await rooms_of(request).get(check_code(code))
+        else:
+            room = await cluster.snapshot(check_code(code))
         if room is None:
             raise RoomError("not_found", f"no table {code.upper()}")
         return room
@@ -303,16 +269,31 @@ def create_app(
             host=body.seats.index("human"),
             public_history=body.public_history,
         )
-        room, seat, token = await rooms_of(request).create(config, body.name, body.seed)
+        cluster = cluster_of(request)
+        if cluster is None:
+            room, seat, token = await rooms_of(request).create(config, body.name, body.seed)
+        else:
+            room, seat, token = await cluster.create(config, body.name, body.seed)
         return {"code": room.code, "seat": seat, "token": token, "url": f"/t/{room.code}"}
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> dict[str, Any]:
+        cluster = cluster_of(request)
+        if cluster is not None:
+            where = await cluster.locate(check_code(code))
+            if isinstance(where, Holder):
+                return await cluster.call(where, check_code(code), "info")
         room = await room_or_404(request, code)
         return present.room_info(room)
 
     @app.post("/api/tables/{code}/join")
     async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        cluster = cluster_of(request)
+        if cluster is not None:
+            where = await cluster.locate(check_code(code))
+            if isinstance(where, Holder):
+                found = await cluster.call(where, check_code(code), "join", body.name, body.seat)
+                return {"code": check_code(code), "seat": found["seat"], "token": found["token"]}
         room = await room_or_404(request, code)
         seat, token = await room.join(body.name, body.seat)
         return {"code": room.code, "seat": seat, "token": token}
@@ -382,16 +363,29 @@ def create_app(
         conn = Connection(websocket.send_text, lambda c: websocket.close(c), settings.rate_limit)
         pump = asyncio.create_task(conn.pump())
         room: Room | None = None
+        cluster = cluster_of(websocket)
+        receive = partial(_receive, websocket)
         try:
+            where: Room | Holder | None
             try:
-                room = await rooms_of(websocket).get(check_code(code))
+                if cluster is None:
+                    where = await rooms_of(websocket).get(check_code(code))
+                else:
+                    where = await cluster.locate(check_code(code))
+                    if where is None:  # a finished room: its end, as stored
+                        where = await cluster.snapshot(check_code(code))
             except ProtocolError:
-                room = None
-            if room is None:
+                where = None
+            if where is None:
                 conn.send(error_message("not_found", f"no table {code[:12].upper()}"))
                 conn.stop(4404)
                 return
-            await _serve(room, conn, websocket, guesses)
+            if isinstance(where, Holder):
+                assert cluster is not None
+                await cluster.pipe(code.upper(), where, conn, receive, client_address(websocket))
+                return
+            room = where
+            await serve(room, conn, receive, client_address(websocket), guesses)
         finally:
             if room is not None:
                 room.detach(conn)
@@ -417,115 +411,3 @@ async def _receive(websocket: WebSocket, timeout: float | None) -> str | bytes |
         return str(text)
     data = message.get("bytes")
     return bytes(data) if data is not None else b""
-
-
-async def _serve(room: Room, conn: Connection, websocket: WebSocket, guesses: GuessLimiter) -> None:
-    seat: int | None = None
-    address = client_address(websocket)
-    while True:
-        try:
-            payload = await _receive(websocket, HELLO_SECONDS if seat is None else None)
-        except TimeoutError:
-            conn.send(error_message("unauthorized", "say hello with your seat's token first"))
-            conn.stop(4401)
-            return
-        if payload is None:
-            return
-        if not conn.allow():
-            conn.send(error_message("rate_limited", "too many messages: slow down"))
-            continue
-        msg_id = None
-        try:
-            msg = parse_message(payload)
-            msg_id = msg.id
-            if seat is None:
-                if not isinstance(msg, HelloMsg):
-                    raise ProtocolError("unauthorized", "say hello with your seat's token first")
-                if guesses.blocked(address):
-                    conn.send(error_message("rate_limited", TOO_MANY_GUESSES, msg_id))
-                    conn.stop(4429)
-                    return
-                found = room.seat_for_token(msg.token)
-                if found is None:
-                    guesses.failed(address)
-                    conn.send(
-                        error_message(
-                            "unauthorized", "this token holds no seat at this table", msg_id
-                        )
-                    )
-                    conn.stop(4401)
-                    return
-                await room.attach(conn, found)
-                seat = found
-                continue
-            await _handle(room, seat, conn, msg)
-        except ProtocolError as error:
-            conn.send(
-                error_message(error.code, error.message, error.msg_id if msg_id is None else msg_id)
-            )
-        except RoomError as error:
-            conn.send(error_message(error.code, error.message, msg_id))
-        except (IllegalActionError, CardError) as error:
-            conn.send(error_message("illegal", str(error), msg_id))
-        except Exception:
-            log.exception("room %s: message from seat %s failed", room.code, seat)
-            conn.send(error_message("server", "the server could not handle that message", msg_id))
-
-
-async def _handle(room: Room, seat: int, conn: Connection, msg: Any) -> None:
-    msg_id = msg.id
-    if isinstance(msg, HelloMsg):
-        raise ProtocolError("malformed", "this connection already holds a seat")
-    if isinstance(msg, PingMsg):
-        conn.send({"type": "pong", "id": msg_id})
-        return
-    if isinstance(msg, ReadyMsg):
-        await room.set_ready(seat)
-        conn.send({"type": "ack", "id": msg_id})
-        return
-    if isinstance(msg, AutoplayMsg):
-        await room.set_autoplay(seat, msg.seat, msg.bot)
-        conn.send({"type": "ack", "id": msg_id})
-        return
-    if isinstance(msg, (GroupsMsg, ArrangeMsg, CheckDeclareMsg)):
-        await _read(room, seat, conn, msg)
-        return
-    await room.act(seat, to_action(msg), conn, msg_id)
-
-
-async def _read(
-    room: Room, seat: int, conn: Connection, msg: GroupsMsg | ArrangeMsg | CheckDeclareMsg
-) -> None:
-    """Questions about the player's own hand: nothing changes, nobody else is told."""
-    hand, table = room.hand_of(seat)
-    jokers, rules, version = table.jokers, table.rules, room.version
-    holds_hand = len(hand) in (rules.hand_size, rules.hand_size + 1)
-    reply: dict[str, Any]
-    run: Callable[..., Awaitable[Any]] = asyncio.to_thread
-    if isinstance(msg, GroupsMsg):
-        groups = groups_of(msg.groups)
-        present.cards_outside(hand, groups, "the layout")
-        reading = await run(present.reading, table.view(seat)) if holds_hand else None
-        reply = {
-            "type": "groups",
-            "labels": present.label_groups(groups, jokers, rules),
-            "reading": reading,
-            "hand": [str(c) for c in hand],
-        }
-    elif isinstance(msg, ArrangeMsg):
-        if not holds_hand:
-            raise RoomError("not_playing", "you hold no cards to arrange")
-        keep = groups_of(msg.keep or [])
-        arranged = await run(present.arrangement, table.view(seat), keep)
-        reply = {"type": "arranged", **arranged}
-    else:
-        finish = Card.parse(msg.card)
-        if table.over or table.turn != seat:
-            raise IllegalActionError("you can declare only in your turn, after drawing")
-        table.verify_declare(finish, None, seat)  # drawn? holds it? not just taken?
-        groups = groups_of(msg.groups)
-        check = await run(present.check_declaration, hand, finish, groups, jokers, rules)
-        reply = {"type": "declare_check", **check}
-    reply["id"] = msg.id
-    reply["version"] = version
-    conn.send(reply)

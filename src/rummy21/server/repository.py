@@ -180,29 +180,50 @@ def set_autoplay(conn: Connection, code: str, seat: int, bot: str | None) -> Non
 
 
 def start_deal(
-    conn: Connection, code: str, number: int, dealer: int, seed: int | None, header: Event
+    conn: Connection,
+    code: str,
+    number: int,
+    dealer: int,
+    seed: int | None,
+    header: Event,
+    epoch: int | None = None,
 ) -> None:
-    """Deal ``number`` starts: its row, the first record of its log, the room ``playing``."""
+    """Deal ``number`` starts: its row, the first record of its log (written under lease
+    ``epoch``), the room ``playing``."""
     conn.execute(
         deals.insert().values(
             code=code, number=number, dealer=dealer, seed=seed, started_at=utcnow()
         )
     )
     conn.execute(
-        events.insert().values(code=code, deal=number, seq=0, data=json.dumps(header.to_dict()))
+        events.insert().values(
+            code=code, deal=number, seq=0, data=json.dumps(header.to_dict()), epoch=epoch
+        )
     )
     _set_status(conn, code, RoomStatus.PLAYING)
 
 
 def append_events(
-    conn: Connection, code: str, number: int, first: int, new: Sequence[Event]
+    conn: Connection,
+    code: str,
+    number: int,
+    first: int,
+    new: Sequence[Event],
+    epoch: int | None = None,
 ) -> None:
-    """Records ``first``, ``first + 1``… of deal ``number``'s log."""
+    """Records ``first``, ``first + 1``… of deal ``number``'s log (written under lease
+    ``epoch``)."""
     if new:
         conn.execute(
             events.insert(),
             [
-                {"code": code, "deal": number, "seq": first + i, "data": json.dumps(e.to_dict())}
+                {
+                    "code": code,
+                    "deal": number,
+                    "seq": first + i,
+                    "data": json.dumps(e.to_dict()),
+                    "epoch": epoch,
+                }
                 for i, e in enumerate(new)
             ],
         )

@@ -20,6 +20,11 @@ progress of a human seat gets a fresh full turn from the moment the server is ba
 could not act while it was down), and the absence grace starts again for a seat nobody has
 reconnected yet; a room between deals gets a fresh next-deal countdown.
 
+Many processes. With a broker (:mod:`.cluster`), a room is run by the one process that holds
+its lease; the room then has a :class:`~.lease.Fence`: its guard goes first in each of the
+room's writes (a write after the lease moved on fails, and the room is given up), and the room
+sends nothing once its lease may have lapsed. Without a broker there is no fence.
+
 Autoplay. The table's host (the creator's seat, ``RoomConfig.host``) may hand the seat of an
 absent human player to a bot (``greedy`` or ``random``): the seat then plays exactly like a bot
 seat until its player says hello again, which ends autoplay. Autoplay is stored in the seat's
@@ -35,9 +40,10 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from rummy21.cards import Card
 from rummy21.game.actions import Action, TimeOut
@@ -47,10 +53,11 @@ from rummy21.game.match import DealSummary, Match, deal_seed
 from rummy21.game.table import Table
 from rummy21.server import present, repository
 from rummy21.server.connection import Connection
+from rummy21.server.lease import Fence
 from rummy21.server.model import RoomConfig, RoomError, RoomStatus, SeatKind, SeatSlot, Settings
 from rummy21.server.repository import StoredRoom
 from rummy21.server.scheduler import BotTurn, DeadlineKind, Due, Scheduler, Step
-from rummy21.server.store import Store, utcnow
+from rummy21.server.store import Op, StaleWrite, Store, utcnow
 
 __all__ = [
     "Room",
@@ -65,6 +72,7 @@ __all__ = [
 
 log = logging.getLogger("rummy21.server")
 
+MOVED = "this table is now run by another server: reconnecting"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 
@@ -107,6 +115,8 @@ class Room:
         """Turns each seat on autoplay has played since it was handed over (not kept across
         a restart: a seat on autoplay since before the restart is not in it)."""
         self.scheduler = Scheduler(self, config.turn_seconds, settings)
+        self.fence: Fence | None = None
+        """The room's lease, when many processes share the database (``None``: one)."""
 
     @staticmethod
     def rebuild_match(
@@ -180,9 +190,16 @@ class Room:
     # ----------------------------------------------------------- creation
     @classmethod
     async def create(
-        cls, store: Store, settings: Settings, config: RoomConfig, name: str, seed: int | None
+        cls,
+        store: Store,
+        settings: Settings,
+        config: RoomConfig,
+        name: str,
+        seed: int | None,
+        fence_for: Callable[[str], Fence] | None = None,
     ) -> tuple[Room, int, str]:
-        """A new room with the creator in the host's seat: (room, seat, token)."""
+        """A new room with the creator in the host's seat: (room, seat, token). With
+        ``fence_for`` (many processes), the room's first lease is written with it."""
         slots = [
             SeatSlot(s, SeatKind.HUMAN) if kind == "human" else SeatSlot(s, SeatKind.BOT, kind)
             for s, kind in enumerate(config.kinds)
@@ -203,19 +220,21 @@ class Room:
                 store,
                 settings,
             )
-            try:
-                await store.write(
-                    [
-                        partial(
-                            repository.insert_room,
-                            code=code,
-                            config=config,
-                            seed=seed,
-                            slots=slots,
-                            now=now,
-                        )
-                    ]
+            ops: list[Op] = [
+                partial(
+                    repository.insert_room,
+                    code=code,
+                    config=config,
+                    seed=seed,
+                    slots=slots,
+                    now=now,
                 )
+            ]
+            if fence_for is not None:
+                room.fence = fence_for(code)
+                ops.append(room.fence.claim())
+            try:
+                await store.write(ops)
             except Exception as error:
                 log.info("room code %s not stored (%s); trying another", code, error)
                 continue
@@ -241,7 +260,7 @@ class Room:
             slot = open_seats[0]
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
-            await self.store.write(
+            await self._write(
                 [
                     partial(
                         repository.take_seat,
@@ -261,12 +280,16 @@ class Room:
 
     # ------------------------------------------------------------ loading
     @classmethod
-    async def open(cls, store: Store, settings: Settings, code: str) -> Room | None:
-        """Rebuild room ``code`` from the database (``None``: no such room), repaired."""
+    async def open(
+        cls, store: Store, settings: Settings, code: str, fence: Fence | None = None
+    ) -> Room | None:
+        """Rebuild room ``code`` from the database (``None``: no such room), repaired (under
+        ``fence``, the room's lease, when many processes share the database)."""
         stored = await store.read(partial(repository.load_room, code=code))
         if stored is None:
             return None
         room = await asyncio.to_thread(cls.restore, stored, store, settings)
+        room.fence = fence
         await room.repair()
         return room
 
@@ -304,7 +327,7 @@ class Room:
         self.match.record(table)
         summary = self.match.deals[-1]
         finished = self.status is RoomStatus.FINISHED
-        await self.store.write(
+        await self._write(
             [partial(repository.end_deal, code=self.code, summary=summary, finished=finished)]
         )
 
@@ -315,10 +338,31 @@ class Room:
 
     async def _reload(self) -> None:
         """Undo what is not in the database (after a failed commit)."""
-        fresh = await Room.open(self.store, self.settings, self.code)
+        fresh = await Room.open(self.store, self.settings, self.code, self.fence)
         if fresh is not None:
             self.match, self.status, self.slots = fresh.match, fresh.status, fresh.slots
         self._changed()
+
+    # ------------------------------------------------------------- writes
+    @property
+    def epoch(self) -> int | None:
+        """The epoch of the room's lease (``None``: one process, no lease)."""
+        return None if self.fence is None else self.fence.epoch
+
+    async def _write(self, ops: Sequence[Op]) -> Any:
+        """Commit ``ops`` (behind the lease's guard, if any). A write the guard refuses means
+        another process runs the room now: the room is given up (:data:`MOVED`)."""
+        fence = self.fence
+        if fence is None:
+            return await self.store.write(ops)
+        if fence.lost:
+            raise RoomError("moved", MOVED)
+        try:
+            return await self.store.write([fence.guard(), *ops])
+        except StaleWrite:
+            log.warning("room %s: epoch %d is over; giving the table up", self.code, fence.epoch)
+            fence.lose()
+            raise RoomError("moved", MOVED) from None
 
     # ------------------------------------------------------------- deals
     async def start_deal(self) -> None:
@@ -327,7 +371,7 @@ class Room:
         table = self.match.next_table()
         number = len(self.match.deals)
         try:
-            await self.store.write(
+            await self._write(
                 [
                     partial(
                         repository.start_deal,
@@ -336,9 +380,12 @@ class Room:
                         dealer=table.dealer,
                         seed=table.seed,
                         header=table.log[0],
+                        epoch=self.epoch,
                     )
                 ]
             )
+        except RoomError:
+            raise
         except Exception:
             log.exception("room %s: could not store deal %d", self.code, number + 1)
             raise RoomError("server", "the next deal could not be saved") from None
@@ -368,14 +415,23 @@ class Room:
         summary = DealSummary.of(number, table) if table.over else None
         finished = summary is not None and number + 1 >= self.config.deals
         ops = [
-            partial(repository.append_events, code=self.code, number=number, first=before, new=new)
+            partial(
+                repository.append_events,
+                code=self.code,
+                number=number,
+                first=before,
+                new=new,
+                epoch=self.epoch,
+            )
         ]
         if summary is not None:
             ops.append(
                 partial(repository.end_deal, code=self.code, summary=summary, finished=finished)
             )
         try:
-            await self.store.write(ops)
+            await self._write(ops)
+        except RoomError:
+            raise
         except Exception:
             log.exception("room %s: commit failed; rolling back to the database", self.code)
             await self._reload()
@@ -496,9 +552,11 @@ class Room:
 
     async def _write_bot(self, seat: int, bot: str | None) -> None:
         try:
-            await self.store.write(
+            await self._write(
                 [partial(repository.set_autoplay, code=self.code, seat=seat, bot=bot)]
             )
+        except RoomError:
+            raise
         except Exception:
             log.exception("room %s: could not store the autoplay of seat %d", self.code, seat)
             raise RoomError("server", "the change could not be saved; please try again") from None
@@ -544,6 +602,8 @@ class Room:
                 self._presence()
 
     def _broadcast(self) -> None:
+        if self.fence is not None and not self.fence.speaking():
+            return  # the lease may have lapsed: only its owner speaks for the room
         for seat, group in self.conns.items():
             live = [c for c in group if not c.closed]
             if not live:

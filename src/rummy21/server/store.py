@@ -96,7 +96,35 @@ events = Table(
     Column("deal", Integer, primary_key=True, autoincrement=False),
     Column("seq", Integer, primary_key=True, autoincrement=False),
     Column("data", Text, nullable=False),
+    Column("epoch", BigInteger, nullable=True),
 )
+"""A deal's log; ``epoch`` is the lease epoch of the process that wrote the record (``NULL``:
+one process, no broker), so the log itself shows who wrote what (:mod:`.lease`)."""
+
+leases = Table(
+    "leases",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("epoch", BigInteger, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+"""Which process runs each live room, until when, and under which epoch (:mod:`.lease`)."""
+
+owners = Table(
+    "owners",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("epoch", BigInteger, primary_key=True, autoincrement=False),
+    Column("owner", String(64), nullable=False),
+    Column("since", DateTime(timezone=True), nullable=False),
+)
+"""Every lease ever granted: one owner per (room, epoch), by construction."""
+
+
+class StaleWrite(RuntimeError):
+    """A write whose guard found that its writer no longer owns what it writes (a lease lost
+    to another process): the transaction is rolled back, nothing is written."""
 
 
 def utcnow() -> datetime:
@@ -254,7 +282,6 @@ class Store:
             results = self._transaction(jobs)
         except Exception:
             if len(jobs) == 1:
-                log.exception("database write failed")
                 self._run_alone(jobs[0])
                 return
             # One bad unit must not sink the others: commit each on its own.
@@ -280,6 +307,10 @@ class Store:
         try:
             value = self._transaction([job])[0]
         except BaseException as error:
+            if isinstance(error, StaleWrite):
+                log.info("stale write refused: %s", error)
+            else:
+                log.exception("database write failed")
             job.done(None, error)
         else:
             self.batches += 1

@@ -1,0 +1,461 @@
+"""Many ``rummy21 serve`` processes on one database and one broker: who runs which room, and
+how a client connected to one process plays at a room another runs.
+
+Each live room is run by the one process that holds its lease (:mod:`.lease`): there the room
+is an ordinary :class:`~.room.Room` (the same rules, clocks and bots as with one process),
+with a fence on its writes. Any other process is a relay for it: a browser's WebSocket that
+arrives there is piped through the broker (:mod:`.broker`) to the owner, which answers it with
+the same conversation as a local one (:func:`.session.serve`) and sends its messages back on
+that connection's own channel. Requests over HTTP that change a room (taking a seat) are calls
+to the owner; reading its finished deals reads the database.
+
+A tick (a third of the lease) renews this process's leases in one statement, drops the rooms
+whose lease another process took (a process that was paused past its lease learns it there, or
+from its first write, which the lease's guard refuses), closes the relayed connections of
+rooms that changed hands (their clients reconnect by themselves and reach the new owner), ends
+the connections of relays that stopped living, and takes over the open rooms nobody runs: a
+room whose owner died is rebuilt from its log by another process within about a lease and a
+tick, its clocks running again (:meth:`.room.Room.resume`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Literal
+
+from rummy21.server import broker as wire
+from rummy21.server import lease, present
+from rummy21.server.broker import Broker, Call, Close, Data, End, Open, Out, Reply
+from rummy21.server.connection import Connection
+from rummy21.server.lease import Fence, Holder
+from rummy21.server.model import RoomConfig, RoomError, Settings
+from rummy21.server.room import Room, Rooms
+from rummy21.server.session import GuessLimiter, serve
+from rummy21.server.store import Store
+
+log = logging.getLogger("rummy21.server.cluster")
+
+MOVED = 1012
+"""The WebSocket close code of a connection whose room changed hands ("service restart"): the
+browser reconnects by itself."""
+CALL_SECONDS = 10.0
+SWEEP = 64
+"""At most this many rooms taken over a tick."""
+
+Receive = Callable[[float | None], Awaitable[str | bytes | None]]
+
+
+def new_node() -> str:
+    """A name for this process, unique for each start."""
+    host = "".join(c for c in socket.gethostname() if c.isalnum() or c in "-.")[:32] or "host"
+    return f"{host}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+@dataclass
+class _Session:
+    """A client connected to another process, as the room's owner serves it."""
+
+    room: Room
+    conn: Connection
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass
+class _Pipe:
+    """A client connected here to a room another process runs."""
+
+    code: str
+    epoch: int
+    conn: Connection
+
+
+class Cluster:
+    """This process as one of many: see the module docstring."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        rooms: Rooms,
+        broker_url: str,
+        guesses: GuessLimiter,
+        lease_seconds: float = 3.0,
+        node: str | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.rooms = rooms
+        self.guesses = guesses
+        self.lease_seconds = lease_seconds
+        self.node = node or new_node()
+        self.broker = Broker(broker_url, self.node, self._receive)
+        self.sessions: dict[tuple[str, str], _Session] = {}
+        self.pipes: dict[str, _Pipe] = {}
+        self.calls: dict[str, asyncio.Future[Reply]] = {}
+        self._taking: dict[str, asyncio.Task[Room | None]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+        self.taken_over = 0
+        """Rooms this process took over from another (or from nobody)."""
+
+    # ---------------------------------------------------------------- life
+    async def start(self) -> None:
+        await self.broker.start()
+        await self.broker.beat(self.lease_seconds)
+        await self.tick()
+        self._ticker = asyncio.create_task(self._tick_forever(), name="rummy21-lease")
+        log.info("cluster node %s: lease %.1f s", self.node, self.lease_seconds)
+
+    async def close(self) -> None:
+        """Stop, giving every room up at once (another process takes them over)."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            try:
+                await self._ticker
+            except BaseException:
+                pass
+        for code, room in list(self.rooms.rooms.items()):
+            fence = room.fence
+            await room.close()
+            if fence is not None and not fence.lost:
+                try:
+                    await self.store.write(
+                        [partial(lease.release, code=code, owner=self.node, epoch=fence.epoch)]
+                    )
+                except Exception:
+                    log.exception("room %s: could not release its lease", code)
+        self.rooms.rooms.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        await self.broker.close()
+
+    def _spawn(self, job: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ----------------------------------------------------------- ownership
+    def fence_for(self, code: str, epoch: int = 1, asked: float | None = None) -> Fence:
+        return Fence(code, self.node, epoch, self.lease_seconds, self._lost, asked)
+
+    def _lost(self, code: str) -> None:
+        """Room ``code``'s lease is another process's now: stop running it here."""
+        room = self.rooms.rooms.pop(code, None)
+        if room is None:
+            return
+        log.warning("room %s: lease lost; another process runs it now", code)
+        for key, session in list(self.sessions.items()):
+            if session.room is room:
+                del self.sessions[key]
+                if session.task is not None:
+                    session.task.cancel()
+        self._spawn(self._forget(code, room))
+
+    async def _forget(self, code: str, room: Room) -> None:
+        await room.close()  # its local clients reconnect, and reach the new owner
+        try:
+            await self.broker.unfollow(code)
+        except Exception:
+            log.exception("room %s: could not unsubscribe", code)
+
+    async def take(self, code: str) -> Room | None:
+        """Run room ``code`` here if nobody does (its lease is free or expired): the room,
+        rebuilt from the database, else ``None``. One attempt at a time per room."""
+        room = self.rooms.rooms.get(code)
+        if room is not None:
+            return room
+        task = self._taking.get(code)
+        if task is None:
+            task = asyncio.ensure_future(self._take(code))
+            self._taking[code] = task
+            task.add_done_callback(lambda _t: self._taking.pop(code, None))
+        return await asyncio.shield(task)
+
+    async def _take(self, code: str) -> Room | None:
+        asked = time.monotonic()
+        epoch = await self.store.write(
+            [partial(lease.acquire, code=code, owner=self.node, seconds=self.lease_seconds)]
+        )
+        if epoch is None:
+            return None
+        fence = self.fence_for(code, epoch, asked)
+        try:
+            room = await Room.open(self.store, self.settings, code, fence)
+        except Exception:
+            log.exception("room %s could not be rebuilt; giving it up", code)
+            await self.store.write(
+                [partial(lease.release, code=code, owner=self.node, epoch=epoch)]
+            )
+            return None
+        if room is None or fence.lost:
+            return None
+        self.rooms.rooms[code] = room
+        await self.broker.follow(code)
+        room.resume()
+        self.taken_over += 1
+        log.info("room %s: running it here (epoch %d)", code, epoch)
+        return room
+
+    async def create(
+        self, config: RoomConfig, name: str, seed: int | None
+    ) -> tuple[Room, int, str]:
+        """A new room, run here (its first lease is written with it)."""
+        room, seat, token = await Room.create(
+            self.store, self.settings, config, name, seed, fence_for=self.fence_for
+        )
+        self.rooms.rooms[room.code] = room
+        await self.broker.follow(room.code)
+        return room, seat, token
+
+    async def locate(self, code: str) -> Room | Holder | None:
+        """Where room ``code`` runs: here (the room), elsewhere (its lease), or nowhere
+        (``None``: no such room, or a finished one)."""
+        room = self.rooms.rooms.get(code)
+        if room is not None:
+            return room
+        for _ in range(2):
+            held = (await self.store.read(partial(lease.holders, codes=[code]))).get(code)
+            if held is not None and not held.expired and held.owner != self.node:
+                return held
+            room = await self.take(code)
+            if room is not None:
+                return room
+        return None
+
+    async def snapshot(self, code: str) -> Room | None:
+        """Room ``code`` as stored, to read (its finished deals, a finished room's end)."""
+        room = self.rooms.rooms.get(code)
+        if room is not None:
+            return room
+        return await Room.open(self.store, self.settings, code)
+
+    # ----------------------------------------------------------------- tick
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster tick failed")
+
+    async def tick(self) -> None:
+        """Renew, hand over, clean up and take over: see the module docstring."""
+        asked = time.monotonic()
+        # Only the rooms run here before the renewal asked: one taken meanwhile is not in it.
+        running = [(c, r.fence) for c, r in self.rooms.rooms.items() if r.fence is not None]
+        held = await self.store.write(
+            [partial(lease.renew, owner=self.node, seconds=self.lease_seconds)]
+        )
+        for code, fence in running:
+            if held.get(code) == fence.epoch:
+                fence.renewed(asked)
+            else:
+                fence.lose()
+        await self.broker.beat(3 * self.lease_seconds)
+        await self._check_pipes()
+        await self._check_sessions()
+        for code in await self.store.read(partial(lease.orphans, limit=SWEEP)):
+            if code not in self.rooms.rooms:
+                await self.take(code)
+
+    async def _check_pipes(self) -> None:
+        """Close the relayed connections whose room changed hands or lost its owner."""
+        codes = sorted({p.code for p in self.pipes.values()})
+        if not codes:
+            return
+        holders = await self.store.read(partial(lease.holders, codes=codes))
+        for pipe in list(self.pipes.values()):
+            held = holders.get(pipe.code)
+            if held is None or held.epoch != pipe.epoch or held.expired:
+                pipe.conn.stop(MOVED)
+
+    async def _check_sessions(self) -> None:
+        """End the connections served for relays that no longer live."""
+        nodes = {node for node, _ in self.sessions}
+        if not nodes:
+            return
+        living = await self.broker.alive(nodes)
+        for key, session in list(self.sessions.items()):
+            if key[0] not in living:
+                session.queue.put_nowait(None)
+
+    # --------------------------------------------------------- the broker
+    def _receive(self, channel: str, envelope: wire.Envelope) -> None:
+        """An envelope from the broker (see :mod:`.broker` for who sends what where)."""
+        if isinstance(envelope, (Out, End)):
+            prefix = wire.conn_channel(self.node, "")
+            pipe = (
+                self.pipes.get(channel.removeprefix(prefix)) if channel.startswith(prefix) else None
+            )
+            if pipe is None:
+                return
+            if isinstance(envelope, Out) and envelope.epoch == pipe.epoch:
+                pipe.conn.send(envelope.text)
+            elif isinstance(envelope, End) and envelope.epoch >= pipe.epoch:
+                pipe.conn.stop(envelope.code)
+            return
+        if isinstance(envelope, Reply):
+            future = self.calls.pop(envelope.rid, None)
+            if future is not None and not future.done():
+                future.set_result(envelope)
+            return
+        code = channel.removeprefix(wire.room_channel(""))
+        room = self.rooms.rooms.get(code)
+        fence = None if room is None else room.fence
+        if room is None or fence is None or fence.lost:
+            return  # not ours (any more): the relay notices from the lease
+        if envelope.epoch != fence.epoch:
+            if envelope.epoch < fence.epoch and isinstance(envelope, Open):
+                self._spawn(self._end(envelope.node, envelope.cid, fence, MOVED))
+            return
+        if isinstance(envelope, Open):
+            self._open(room, envelope)
+        elif isinstance(envelope, (Data, Close)):
+            session = self.sessions.get((envelope.node, envelope.cid))
+            if session is not None:
+                session.queue.put_nowait(envelope.text if isinstance(envelope, Data) else None)
+        else:
+            self._spawn(self._call(room, envelope))
+
+    async def _end(self, node: str, cid: str, fence: Fence, code: int) -> None:
+        if fence.speaking():
+            await self.broker.publish(
+                wire.conn_channel(node, cid), End(t="end", epoch=fence.epoch, code=code)
+            )
+
+    def _open(self, room: Room, envelope: Open) -> None:
+        fence = room.fence
+        assert fence is not None
+        channel = wire.conn_channel(envelope.node, envelope.cid)
+
+        async def send(text: str) -> None:
+            if fence.speaking():
+                await self.broker.publish(channel, Out(t="out", epoch=fence.epoch, text=text))
+
+        async def close(code: int) -> None:
+            if fence.speaking():
+                await self.broker.publish(channel, End(t="end", epoch=fence.epoch, code=code))
+
+        key = (envelope.node, envelope.cid)
+        if key in self.sessions:
+            return
+        session = _Session(room, Connection(send, close, self.settings.rate_limit))
+        self.sessions[key] = session
+        session.task = asyncio.create_task(self._serve_session(key, session, envelope.address))
+
+    async def _serve_session(self, key: tuple[str, str], session: _Session, address: str) -> None:
+        conn, room = session.conn, session.room
+        pump = asyncio.create_task(conn.pump())
+
+        async def receive(timeout: float | None) -> str | None:
+            if timeout is None:
+                return await session.queue.get()
+            return await asyncio.wait_for(session.queue.get(), timeout)
+
+        try:
+            await serve(room, conn, receive, address, self.guesses)
+        finally:
+            room.detach(conn)
+            conn.stop()
+            if self.sessions.get(key) is session:
+                del self.sessions[key]
+            try:
+                await asyncio.wait_for(pump, timeout=5)
+            except BaseException:
+                pump.cancel()
+
+    async def _call(self, room: Room, call: Call) -> None:
+        fence = room.fence
+        assert fence is not None
+        try:
+            if call.op == "join":
+                if call.name is None:
+                    raise RoomError("invalid", "a name is needed to take a seat")
+                seat, token = await room.join(call.name, call.seat)
+                body: dict[str, Any] = {"seat": seat, "token": token}
+            else:
+                body = present.room_info(room)
+            reply = Reply(t="reply", rid=call.rid, ok=True, body=body)
+        except RoomError as error:
+            reply = Reply(
+                t="reply", rid=call.rid, ok=False, body={"code": error.code, "error": error.message}
+            )
+        if fence.speaking():
+            await self.broker.publish(wire.node_channel(call.node), reply)
+
+    # ------------------------------------------------------------- relaying
+    async def call(
+        self,
+        held: Holder,
+        code: str,
+        op: Literal["join", "info"],
+        name: str | None = None,
+        seat: int | None = None,
+    ) -> dict[str, Any]:
+        """Ask the owner of room ``code`` (``held``) to do ``op``: its answer, or the
+        :class:`RoomError` it raised."""
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self.calls[rid] = future
+        try:
+            request = Call(
+                t="call", node=self.node, rid=rid, epoch=held.epoch, op=op, name=name, seat=seat
+            )
+            if await self.broker.publish(wire.room_channel(code), request) == 0:
+                raise RoomError(
+                    "server", "the server running this table is not answering; try again"
+                )
+            reply = await asyncio.wait_for(future, CALL_SECONDS)
+        except TimeoutError:
+            raise RoomError(
+                "server", "the server running this table did not answer; try again"
+            ) from None
+        finally:
+            self.calls.pop(rid, None)
+        if not reply.ok:
+            raise RoomError(str(reply.body.get("code", "server")), str(reply.body.get("error", "")))
+        return reply.body
+
+    async def pipe(
+        self, code: str, held: Holder, conn: Connection, receive: Receive, address: str
+    ) -> None:
+        """Carry a client connected here to room ``code``, which another process runs
+        (``held``), until either side ends it."""
+        cid = secrets.token_hex(8)
+        self.pipes[cid] = _Pipe(code, held.epoch, conn)
+        channel = wire.room_channel(code)
+        try:
+            opened = Open(t="open", node=self.node, cid=cid, epoch=held.epoch, address=address[:64])
+            if await self.broker.publish(channel, opened) == 0:
+                conn.stop(MOVED)  # nobody runs it right now: the client comes back shortly
+                return
+            while not conn.closed:
+                payload = await receive(None)
+                if payload is None:
+                    break
+                text = payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
+                data = Data(
+                    t="data", node=self.node, cid=cid, epoch=held.epoch, text=text[: wire.MAX_TEXT]
+                )
+                if await self.broker.publish(channel, data) == 0:
+                    conn.stop(MOVED)
+                    break
+        finally:
+            self.pipes.pop(cid, None)
+            try:
+                await self.broker.publish(
+                    channel, Close(t="close", node=self.node, cid=cid, epoch=held.epoch)
+                )
+            except Exception:
+                pass

@@ -1,0 +1,495 @@
+"""Many ``rummy21 serve`` processes on one PostgreSQL and one Redis (``--broker``), as real
+processes: seats of one table on two processes play together; the owner killed (SIGKILL) with
+a move in flight, or paused (SIGSTOP) past its lease, hands the table over and nothing is lost
+or written twice; the broker's channels carry each seat's view to that seat's connection only.
+
+Runs when ``RUMMY21_TEST_POSTGRES`` and ``RUMMY21_TEST_REDIS`` hold URLs (`.ci/run` starts
+both servers and sets them); skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+POSTGRES = os.environ.get("RUMMY21_TEST_POSTGRES")
+REDIS = os.environ.get("RUMMY21_TEST_REDIS")
+pytestmark = pytest.mark.skipif(
+    not (POSTGRES and REDIS), reason="RUMMY21_TEST_POSTGRES and RUMMY21_TEST_REDIS are not both set"
+)
+pytest.importorskip("uvicorn")
+pytest.importorskip("redis")
+httpx = pytest.importorskip("httpx")
+sync_client = pytest.importorskip("websockets.sync.client")
+sqlalchemy = pytest.importorskip("sqlalchemy")
+
+SERVE = "from rummy21.cli import main; main()"
+LEASE = 1.0
+"""Short leases keep the tests fast: a dead owner's tables move within about 1.5 s."""
+WAIT = 30.0
+"""A generous bound on anything that should take a few seconds."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture()
+def database() -> Iterator[str]:
+    """A fresh database on the server of ``RUMMY21_TEST_POSTGRES``."""
+    assert POSTGRES is not None
+    name = f"rummy21_{uuid.uuid4().hex[:12]}"
+    admin = sqlalchemy.create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
+    yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    with admin.connect() as conn:
+        conn.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+class Server:
+    """One ``rummy21 serve --broker`` process."""
+
+    def __init__(self, db: str, log: Path, name: str, *extra: str) -> None:
+        self.port = free_port()
+        self.name = name
+        self.log = log
+        out = log.open("ab")
+        assert REDIS is not None
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                SERVE,
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--db",
+                db,
+                "--broker",
+                REDIS,
+                "--lease-seconds",
+                str(LEASE),
+                "--node",
+                name,
+                "--bot-delay",
+                "0",
+                "--next-deal",
+                "0",
+                "--log-level",
+                "info",
+                *extra,
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"the server exited: {log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.process.kill()
+        raise AssertionError("the server did not come up")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+@pytest.fixture()
+def servers(database: str, tmp_path: Path) -> Iterator[list[Server]]:
+    """Two processes on the same database and broker: ``a`` and ``b``."""
+    started: list[Server] = []
+    try:
+        for name in ("a", "b"):
+            node = f"{name}-{uuid.uuid4().hex[:6]}"
+            started.append(Server(database, tmp_path / f"{name}.log", node))
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+
+
+class Seat:
+    """A browser's seat: says hello, keeps the latest state, and reconnects by itself (to the
+    next of ``ports``) when its connection ends, as the page does."""
+
+    def __init__(self, servers: list[Server], code: str, token: str) -> None:
+        self.servers, self.code, self.token = list(servers), code, token
+        self.state: dict[str, Any] = {}
+        self.next_id = 1
+        self.received: list[dict[str, Any]] = []
+        self.connects = 0
+        self.ws: Any = None
+        self.connect()
+
+    def connect(self) -> None:
+        deadline = time.monotonic() + WAIT
+        while True:
+            server = self.servers[self.connects % len(self.servers)]
+            self.connects += 1
+            if server.process.poll() is None:
+                try:
+                    self.ws = sync_client.connect(
+                        f"ws://127.0.0.1:{server.port}/ws/{self.code}", open_timeout=5
+                    ).__enter__()
+                    self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+                    first = json.loads(self.ws.recv(timeout=5))
+                    if first["type"] == "welcome":
+                        self.server = server
+                        return
+                except Exception:
+                    pass
+            if time.monotonic() > deadline:
+                raise AssertionError("could not reconnect")
+            time.sleep(0.2)
+
+    def recv(self, timeout: float = WAIT) -> dict[str, Any]:
+        while True:
+            try:
+                data: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+            except TimeoutError:
+                raise
+            except Exception:  # the connection ended: reconnect, as the page does
+                self.connect()
+                continue
+            self.received.append(data)
+            if data["type"] == "state":
+                self.state = data
+            return data
+
+    def wait(self, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        deadline = time.monotonic() + WAIT
+        while not self.state or not predicate(self.state):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited in vain; last state {self.state}")
+            try:
+                self.recv(timeout=max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                pass
+        return self.state
+
+    def send(self, message: dict[str, Any]) -> int:
+        msg_id = self.next_id
+        self.next_id += 1
+        self.ws.send(json.dumps({**message, "id": msg_id}))
+        return msg_id
+
+    def answer(self, msg_id: int) -> dict[str, Any] | None:
+        """The answer to message ``msg_id`` (``None``: the connection ended first)."""
+        connects = self.connects
+        while True:
+            reply = self.recv()
+            if self.connects != connects:
+                return None
+            if reply["type"] != "state" and reply.get("id") == msg_id:
+                return reply
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        return self.answer(self.send(message))
+
+    def my_turn(self) -> dict[str, Any]:
+        return self.wait(
+            lambda s: (
+                s["room"]["status"] == "playing"
+                and s["deal"]["my_turn"]
+                and s["deal"]["phase"] == "draw"
+            )
+        )
+
+    def turn(self) -> None:
+        """Draw from the stock, discard what was drawn: two acknowledged actions."""
+        self.my_turn()
+        reply = self.request({"type": "action", "action": "draw"})
+        assert reply is not None and reply["type"] == "ack", reply
+        card = self.state["deal"]["drawn"]
+        reply = self.request({"type": "action", "action": "discard", "card": card})
+        assert reply is not None and reply["type"] == "ack", reply
+
+    def close(self) -> None:
+        try:
+            self.ws.close()
+        except Exception:
+            pass
+
+
+def two_player_table(owner: Server, other: Server, turn_seconds: int = 0) -> tuple[str, str, str]:
+    """A table of two humans made on ``owner`` (which runs it), the second seat taken through
+    ``other`` (a call to the owner): (code, token of seat 1, token of seat 2)."""
+    made = httpx.post(
+        f"{owner.url}/api/tables",
+        timeout=10,
+        json={
+            "name": "Ann",
+            "seats": ["human", "human"],
+            "turn_seconds": turn_seconds,
+            "deals": 2,
+        },
+    ).json()
+    joined = httpx.post(
+        f"{other.url}/api/tables/{made['code']}/join", timeout=10, json={"name": "Bob"}
+    )
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 1
+    return made["code"], made["token"], joined.json()["token"]
+
+
+def in_turn(seats: list[Seat]) -> Seat:
+    """The seat in turn (``seats`` in seat order), once every seat has seen the same turn."""
+    for seat in seats:
+        seat.wait(lambda s: s["room"]["status"] == "playing")
+    done = max(seat.state["deal"]["turns"] for seat in seats)
+    for seat in seats:
+        seat.wait(lambda s: s["deal"]["turns"] >= done)
+    turn: int = seats[0].state["deal"]["turn"]
+    return seats[turn]
+
+
+def play_turns(seats: list[Seat], turns: int) -> None:
+    for _ in range(turns):
+        in_turn(seats).turn()
+
+
+def log_of(db: str, code: str) -> list[tuple[int, int, int | None]]:
+    """(deal, seq, epoch) of every stored event record of room ``code``, in order."""
+    engine = sqlalchemy.create_engine(db)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sqlalchemy.text(
+                "SELECT deal, seq, epoch FROM events WHERE code = :c ORDER BY deal, seq"
+            ),
+            {"c": code},
+        ).all()
+    engine.dispose()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def owners_of(db: str, code: str) -> list[tuple[int, str]]:
+    engine = sqlalchemy.create_engine(db)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sqlalchemy.text("SELECT epoch, owner FROM owners WHERE code = :c ORDER BY epoch"),
+            {"c": code},
+        ).all()
+    engine.dispose()
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
+def check_log(db: str, code: str) -> None:
+    """Each deal's records are numbered 0, 1, 2… with no gap, every record was written under
+    a lease granted once, and no record of an older epoch follows one of a newer epoch."""
+    records = log_of(db, code)
+    epochs = {e for e, _ in owners_of(db, code)}
+    by_deal: dict[int, list[tuple[int, int | None]]] = {}
+    for deal, seq, epoch in records:
+        by_deal.setdefault(deal, []).append((seq, epoch))
+    newest = 0
+    for deal in sorted(by_deal):
+        assert [seq for seq, _ in by_deal[deal]] == list(range(len(by_deal[deal])))
+        for _, epoch in by_deal[deal]:
+            assert epoch in epochs, (epoch, epochs)
+            assert epoch >= newest, f"a record of epoch {epoch} after one of {newest}"
+            newest = epoch
+
+
+def test_seats_on_two_processes_play_one_table(servers: list[Server], database: str) -> None:
+    a, b = servers
+    code, ann_token, bob_token = two_player_table(a, b)
+    ann, bob = Seat([b], code, ann_token), Seat([a], code, bob_token)  # each on the other
+    try:
+        for seat in (ann, bob):
+            seat.wait(lambda s: s["room"]["status"] == "playing")
+        play_turns([ann, bob], 6)
+        # Both saw every move: the same public table, each its own hand.
+        ann.wait(lambda s: s["deal"]["turns"] == 6)
+        bob.wait(lambda s: s["deal"]["turns"] == 6)
+        for key in ("turns", "stock_size", "open_top", "turn"):
+            assert ann.state["deal"].get(key) == bob.state["deal"].get(key), key
+        assert ann.state["you"] == 0 and bob.state["you"] == 1
+        assert all(s["connected"] for s in ann.state["room"]["seats"])
+        info = httpx.get(f"{b.url}/api/tables/{code}", timeout=10).json()
+        assert info["status"] == "playing" and all(s["connected"] for s in info["seats"])
+    finally:
+        ann.close()
+        bob.close()
+    assert owners_of(database, code) == [(1, a.name)]
+    check_log(database, code)
+
+
+def test_the_owner_killed_with_a_move_in_flight(servers: list[Server], database: str) -> None:
+    a, b = servers
+    code, ann_token, bob_token = two_player_table(a, b, turn_seconds=60)
+    ann, bob = Seat([b, a], code, ann_token), Seat([a, b], code, bob_token)
+    try:
+        play_turns([ann, bob], 4)
+        acknowledged = len(log_of(database, code))
+        mover = in_turn([ann, bob])
+        mover.my_turn()
+        mover.send({"type": "action", "action": "draw"})  # in flight: no answer awaited
+        a.process.send_signal(signal.SIGKILL)
+        a.process.wait(timeout=10)
+        killed = time.monotonic()
+        # Both seats come back (to b, which took the table over) and see the same deal.
+        for seat in (ann, bob):
+            seat.state = {}
+            seat.wait(lambda s, seat=seat: seat.server is b and s["deadline"] is not None)  # type: ignore[misc]
+        back = time.monotonic() - killed
+        assert back < WAIT
+        assert ann.server is b and bob.server is b
+        records = log_of(database, code)
+        assert len(records) >= acknowledged  # every acknowledged action is still there
+        assert owners_of(database, code) == [(1, a.name), (2, b.name)]
+        # The deal goes on at b: the player in turn has a deadline (the clocks run again).
+        mover = in_turn([ann, bob])
+        assert mover.state["deadline_kind"] in ("turn", "absent")
+        if mover.state["deal"]["phase"] == "discard":  # the move in flight was committed
+            card = mover.state["deal"]["drawn"]
+            reply = mover.request({"type": "action", "action": "discard", "card": card})
+            assert reply is not None and reply["type"] == "ack", reply
+        play_turns([ann, bob], 2)
+    finally:
+        ann.close()
+        bob.close()
+    check_log(database, code)
+    assert {epoch for _, _, epoch in log_of(database, code)} == {1, 2}
+
+
+def test_a_paused_owner_does_not_write_or_speak_once_its_lease_moved(
+    servers: list[Server], database: str
+) -> None:
+    a, b = servers
+    code, ann_token, bob_token = two_player_table(a, b)
+    ann, bob = Seat([a], code, ann_token), Seat([b], code, bob_token)
+    try:
+        play_turns([ann, bob], 2)
+        ann.my_turn()
+        a.process.send_signal(signal.SIGSTOP)
+        deadline = time.monotonic() + WAIT
+        while len(owners_of(database, code)) < 2:  # b takes the table over
+            assert time.monotonic() < deadline, "no process took the table over"
+            time.sleep(0.1)
+        assert owners_of(database, code) == [(1, a.name), (2, b.name)]
+        stale = ann  # still connected to the paused process
+        ann = Seat([b], code, ann_token)  # the player opens the table again, on b
+        ann.turn()
+        bob.turn()
+        before = log_of(database, code)
+        stale.received.clear()
+        a.process.send_signal(signal.SIGCONT)
+        # The paused owner wakes up and is asked to play: it must refuse, not write.
+        reply = None
+        try:
+            stale.ws.send(json.dumps({"type": "action", "action": "draw", "id": 999}))
+            while reply is None:
+                data = json.loads(stale.ws.recv(timeout=WAIT))
+                stale.received.append(data)
+                if data.get("id") == 999:
+                    reply = data
+        except Exception:
+            pass  # its connection was closed first: as good
+        assert reply is None or reply["type"] == "error", reply
+        assert not [m for m in stale.received if m["type"] == "state"], stale.received
+        ann.turn()  # the table plays on at b
+        assert log_of(database, code)[: len(before)] == before
+    finally:
+        ann.close()
+        bob.close()
+    check_log(database, code)
+    assert owners_of(database, code) == [(1, a.name), (2, b.name)]
+    text = a.log.read_text()
+    assert f"room {code}: lease lost" in text or f"room {code}: epoch 1 is over" in text
+
+
+def test_the_broker_carries_a_seat_s_view_to_that_seat_only(
+    servers: list[Server], database: str
+) -> None:
+    import redis
+
+    a, b = servers
+    assert REDIS is not None
+    spy = redis.Redis.from_url(REDIS)
+    pubsub = spy.pubsub()  # type: ignore[no-untyped-call]
+    pubsub.psubscribe("rummy21:*")
+    seen: list[tuple[str, bytes]] = []
+    stop = threading.Event()
+
+    def listen() -> None:
+        while not stop.is_set():
+            message = pubsub.get_message(timeout=0.2)
+            if message and message["type"] == "pmessage":
+                seen.append((message["channel"].decode(), message["data"]))
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    code, ann_token, bob_token = two_player_table(a, b)
+    ann, bob = Seat([b], code, ann_token), Seat([a], code, bob_token)
+    try:
+        # Garbage on the broker is dropped, and play goes on.
+        for channel in (
+            f"rummy21:room:{code}",
+            f"rummy21:conn:{a.name}:x",
+            f"rummy21:node:{b.name}",
+        ):
+            for junk in (b"not json", b'{"t": "data"}', b'{"t": "out", "epoch": -1, "text": 5}'):
+                spy.publish(channel, junk)
+        play_turns([ann, bob], 4)
+        ann.wait(lambda s: s["deal"]["turns"] == 4)
+    finally:
+        ann.close()
+        bob.close()
+        stop.set()
+        listener.join(timeout=5)
+        pubsub.close()
+        spy.close()
+    views: dict[str, set[int]] = {}
+    for channel, data in seen:
+        if data.startswith(b"not json") or b'"epoch": -1' in data or data == b'{"t": "data"}':
+            continue
+        envelope = json.loads(data)
+        kind = channel.split(":")[1]
+        assert kind in ("room", "conn", "node"), channel
+        if kind == "room":  # only what clients sent, and calls
+            assert envelope["t"] in ("open", "data", "close", "call"), envelope
+        elif kind == "conn" and envelope["t"] == "out":
+            message = json.loads(envelope["text"])
+            if message["type"] == "state":
+                views.setdefault(channel, set()).add(message["you"])
+                assert "stock" not in message["deal"], message["deal"].keys()
+    # Relayed connections' channels carried states, each one seat's only (ann's, on b).
+    assert views and all(len(seats) == 1 for seats in views.values()), views
+    assert {next(iter(v)) for v in views.values()} == {0}
+    for server in (a, b):
+        assert "broker: dropped a message" in server.log.read_text()
