@@ -21,14 +21,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from operator import attrgetter
 
-from rummy21.cards import RANK_NAMES, Card, format_cards, parse_cards
+from rummy21.cards import JOKER_INDEX, RANK_NAMES, Card, format_cards, parse_cards
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
 __all__ = ["Group", "GroupKind", "InvalidGroup", "classify", "explain", "parse_cards"]
 
 MAX_SEQUENCE = 13
+_INDEX = attrgetter("index")  # (cards sort by index)
 
 
 class GroupKind(StrEnum):
@@ -136,42 +138,53 @@ def _classify(given: tuple[Card, ...], jokers: Jokers, rules: RuleSet) -> Group 
     return f"neither a sequence nor a set: {format_cards(naturals)} differ in both suit and rank"
 
 
-def _positions(rank: int, ace_high: bool) -> int:
-    return 14 if ace_high and rank == 1 else rank
-
-
 def _pure_sequence(cards: list[Card]) -> tuple[Card, ...] | None:
-    if len(cards) > MAX_SEQUENCE or any(c.is_printed_joker for c in cards):
+    n = len(cards)
+    if n > MAX_SEQUENCE:
         return None
-    if len({c.suit for c in cards}) != 1 or len({c.rank for c in cards}) != len(cards):
+    indices = [c.index for c in cards]  # (read on indices: this runs for every group shown)
+    suit = indices[0] // 13
+    if JOKER_INDEX in indices or any(i // 13 != suit for i in indices):
         return None
-    for ace_high in (False, True):
-        ordered = sorted(cards, key=lambda c: _positions(c.rank, ace_high))
-        first = _positions(ordered[0].rank, ace_high)
-        last = _positions(ordered[-1].rank, ace_high)
-        if last - first == len(cards) - 1:
-            return tuple(ordered)
+    ranks = [i % 13 + 1 for i in indices]
+    if len(set(ranks)) != n:
+        return None
+    if max(ranks) - min(ranks) == n - 1:  # Ace low
+        return tuple(sorted(cards, key=_rank_order))
+    if 1 in ranks and 14 - min(r for r in ranks if r != 1) == n - 1:  # Ace high
+        return tuple(sorted(cards, key=_ace_high_order))
     return None
+
+
+def _rank_order(card: Card) -> int:
+    return card.index % 13
+
+
+def _ace_high_order(card: Card) -> int:
+    return (card.index - 1) % 13  # the Ace last
 
 
 def _impure_sequence(cards: list[Card], jokers: Jokers) -> Group | str:
     n = len(cards)
     if n > MAX_SEQUENCE:
         return f"a sequence has at most {MAX_SEQUENCE} cards, not {n}"
-    fixed = [c for c in cards if not jokers.is_joker(c)]
-    flexible = [c for c in cards if jokers.is_joker(c)]
-    suits = {c.suit for c in fixed}
+    mask = jokers.joker_mask
+    fixed = [c for c in cards if not mask[c.index]]
+    flexible = [c for c in cards if mask[c.index]]
+    fixed_indices = [c.index for c in fixed]  # (never a printed joker: it is always a joker)
+    suits = {i // 13 for i in fixed_indices}
     if len(suits) > 1:
         return "a sequence needs one suit: " + format_cards(fixed) + " mix suits"
-    repeated = [c for c, k in Counter(fixed).items() if k > 1]
-    if repeated:
+    if len(set(fixed_indices)) < len(fixed):
+        repeated = [c for c, k in Counter(fixed).items() if k > 1]
         return f"a sequence cannot hold {repeated[0]} twice"
-    candidate_suits = suits or {c.suit for c in flexible if not c.is_printed_joker}
+    candidate_suits = suits or {c.index // 13 for c in flexible if c.index != JOKER_INDEX}
+    ranks = [i % 13 + 1 for i in fixed_indices]
     best_gap: tuple[int, str] | None = None
-    for suit in sorted(s for s in candidate_suits if s is not None):
+    for suit in sorted(candidate_suits):
         for ace_high in (False, True):
             low, high = (2, 14) if ace_high else (1, 13)
-            fixed_pos = sorted(_positions(c.rank, ace_high) for c in fixed)
+            fixed_pos = sorted(14 if ace_high and r == 1 else r for r in ranks)
             # The windows of n places holding every natural card, lowest first.
             starts = (
                 range(max(low, fixed_pos[-1] - n + 1), min(fixed_pos[0], high - n + 1) + 1)
@@ -179,24 +192,24 @@ def _impure_sequence(cards: list[Card], jokers: Jokers) -> Group | str:
                 else range(low, high - n + 2)
             )
             for start in starts:
-                window = range(start, start + n)
-                taken = set(fixed_pos)
+                end = start + n
+                in_order = sorted(fixed, key=_ace_high_order if ace_high else _rank_order)
+                by_pos = dict(zip(fixed_pos, in_order, strict=True))
                 naturals = list(fixed)
                 for card in flexible:  # a joker card in its own place plays as itself
-                    if (
-                        card.suit == suit
-                        and _positions(card.rank, ace_high) in window
-                        and _positions(card.rank, ace_high) not in taken
-                    ):
-                        taken.add(_positions(card.rank, ace_high))
-                        naturals.append(card)
+                    i = card.index
+                    if i != JOKER_INDEX and i // 13 == suit:
+                        rank = i % 13 + 1
+                        at = 14 if ace_high and rank == 1 else rank
+                        if start <= at < end and at not in by_pos:
+                            by_pos[at] = card
+                            naturals.append(card)
                 if not naturals:
                     continue
-                stand_ins = list(_multiset_minus(cards, naturals))
-                by_pos = {_positions(c.rank, ace_high): c for c in naturals}
+                stand_ins = _multiset_minus(cards, naturals)
                 fill = iter(stand_ins)
-                ordered = tuple(by_pos[p] if p in by_pos else next(fill) for p in window)
-                return Group(GroupKind.IMPURE_SEQUENCE, ordered, tuple(stand_ins))
+                ordered = tuple(by_pos[p] if p in by_pos else next(fill) for p in range(start, end))
+                return Group(GroupKind.IMPURE_SEQUENCE, ordered, stand_ins)
             if fixed_pos:
                 span = fixed_pos[-1] - fixed_pos[0] + 1
                 gap = (
@@ -204,18 +217,18 @@ def _impure_sequence(cards: list[Card], jokers: Jokers) -> Group | str:
                     f"{format_cards(fixed)} span {span} places but the group has {n} cards",
                 )
                 best_gap = gap if best_gap is None or gap < best_gap else best_gap
-    ranks = {c.rank for c in fixed}
-    if 1 in ranks and 13 in ranks and 2 in ranks:
+    rank_set = set(ranks)
+    if 1 in rank_set and 13 in rank_set and 2 in rank_set:
         return "K-A-2 is not a sequence"
     if (
-        1 in ranks
-        and 13 in ranks
-        and any(2 <= r <= 12 for r in ranks - {13})
-        and all(r in (1, 13) or r < 7 for r in ranks)
+        1 in rank_set
+        and 13 in rank_set
+        and any(2 <= r <= 12 for r in rank_set - {13})
+        and all(r in (1, 13) or r < 7 for r in rank_set)
     ):
         return (
             "the Ace is low or high, never both: "
-            f"{'-'.join(RANK_NAMES[r - 1] for r in sorted(ranks))} does not wrap"
+            f"{'-'.join(RANK_NAMES[r - 1] for r in sorted(rank_set))} does not wrap"
         )
     if best_gap is not None:
         return "not enough jokers for a sequence: " + best_gap[1]
@@ -224,33 +237,39 @@ def _impure_sequence(cards: list[Card], jokers: Jokers) -> Group | str:
 
 def _set(cards: list[Card], jokers: Jokers, rules: RuleSet) -> Group | str:
     n = len(cards)
-    fixed = [c for c in cards if not jokers.is_joker(c)]
-    flexible = [c for c in cards if jokers.is_joker(c)]
-    ranks = {c.rank for c in fixed}
+    mask = jokers.joker_mask
+    fixed = [c for c in cards if not mask[c.index]]
+    flexible = [c for c in cards if mask[c.index]]
+    fixed_indices = [c.index for c in fixed]
+    ranks = {i % 13 + 1 for i in fixed_indices}
     if len(ranks) > 1:
         return "a set needs one rank: " + format_cards(fixed) + " mix ranks"
     if n > rules.max_set_size:
         return f"a set has at most {rules.max_set_size} cards, not {n}"
-    repeated = [c for c, k in Counter(fixed).items() if k > 1]
-    if repeated:
+    if len(set(fixed_indices)) < len(fixed):
+        repeated = [c for c, k in Counter(fixed).items() if k > 1]
         return f"a set needs different suits: {repeated[0]} appears twice"
-    candidate_ranks = ranks or {c.rank for c in flexible if not c.is_printed_joker}
+    candidate_ranks = ranks or {c.index % 13 + 1 for c in flexible if c.index != JOKER_INDEX}
     for rank in sorted(candidate_ranks):
-        suits = {c.suit for c in fixed}
+        suits = {i // 13 for i in fixed_indices}
         naturals = list(fixed)
         for card in flexible:
-            if card.rank == rank and card.suit not in suits:
-                suits.add(card.suit)
+            i = card.index
+            if i != JOKER_INDEX and i % 13 + 1 == rank and i // 13 not in suits:
+                suits.add(i // 13)
                 naturals.append(card)
         if naturals:
             stand_ins = _multiset_minus(cards, naturals)
-            return Group(GroupKind.SET, tuple(sorted(naturals)) + stand_ins, stand_ins)
+            return Group(GroupKind.SET, tuple(sorted(naturals, key=_INDEX)) + stand_ins, stand_ins)
     return "a set needs at least one natural card"
 
 
 def _multiset_minus(items: list[Card], remove: list[Card]) -> tuple[Card, ...]:
+    """``items`` less one card equal to each of ``remove`` (those it holds), in order."""
     rest = list(items)
+    indices = [c.index for c in rest]  # (compared by index: a card is its index)
     for card in remove:
-        if card in rest:
-            rest.remove(card)
+        if card.index in indices:
+            at = indices.index(card.index)
+            del rest[at], indices[at]
     return tuple(rest)
