@@ -117,6 +117,7 @@ setup(
             NATIVE,
             ["src/rummy21/solver/_native.c"],
             depends=[  # (#included by _native.c)
+                "src/rummy21/solver/_native_pools.c",
                 "src/rummy21/solver/_native_quick.c",
                 "src/rummy21/solver/_native_sweep.c",
             ],

@@ -10,6 +10,7 @@ cross-check and the rest of the suite then run on the twin alone).
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import resource
@@ -24,7 +25,7 @@ from hypothesis import strategies as st
 from rummy21.cards import ALL_CARDS, Card, CardError, counts_of
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
-from rummy21.solver import backend, least_after_put_aside, replacements, solve
+from rummy21.solver import backend, least_after_put_aside, pools, replacements, solve
 from rummy21.solver.core import Closing, SuitStep
 from rummy21.solver.moves import Place, Role
 from rummy21.solver.runs import Phase
@@ -137,6 +138,42 @@ def test_a_stage_reads_like_the_dict_it_was_made_from() -> None:
         type(stage)()
 
 
+# ------------------------------------------------------------------ pool splits
+
+_JOKERISH = [tuple(bool(bits >> s & 1) for s in range(4)) for bits in range(16)]
+
+
+@pytest.mark.parametrize("max_set", [3, 4])
+def test_every_pool_splits_as_the_twins(max_set: int) -> None:
+    """Every pool (0..3 copies of each suit), with every set of suits joker cards, splits
+    into the same sets as :func:`pools.pool_splits` says, in the same order: with loose cards
+    worth points and worth none (then every split ties on points), and with ``every``."""
+    assert native is not None
+    for x in itertools.product(range(4), repeat=4):
+        for jokerish in _JOKERISH:
+            for points in (7,) if any(jokerish[1:3]) else (0, 1, 7):
+                for every in (False, True):
+                    want = pools.pool_splits(x, jokerish, points, max_set, every)
+                    assert native.pool_splits(x, jokerish, points, max_set, every) == want
+
+
+def test_pool_splits_refuses_what_no_pool_is() -> None:
+    assert native is not None
+    bad_calls: list[Callable[[], object]] = [
+        lambda: native.pool_splits((4, 0, 0, 0), (False,) * 4, 5, 4),
+        lambda: native.pool_splits((1, 0, 0), (False,) * 4, 5, 4),
+        lambda: native.pool_splits((1, 0, 0, -1), (False,) * 4, 5, 4),
+        lambda: native.pool_splits((1, 1, 1, 0), (False,) * 3, 5, 4),
+        lambda: native.pool_splits((1, 1, 1, 0), (False,) * 4, -1, 4),
+        lambda: native.pool_splits((1, 1, 1, 0), (False,) * 4, 5, 5),
+        lambda: native.pool_splits((1, 1, 1, 0), (False,) * 4, 5),
+        lambda: native.pool_splits([1, 1, 1, 0], (False,) * 4, 5, 4),
+    ]
+    for call in bad_calls:
+        with pytest.raises((TypeError, ValueError)):
+            call()
+
+
 # ------------------------------------------------------------------ bad input, no crash
 
 PLACE = Place(1, (Role.NATURAL,) * 2, Phase.FIRST, 1, 0, False, 1, 1, None, 0, False, False, True)
@@ -195,6 +232,8 @@ def test_random_arguments_raise_and_never_crash(junk: Any) -> None:
         lambda: native.stage_from(junk),
         lambda: native.marked(stage, junk),
         lambda: native.idle(stage, junk),
+        lambda: native.pool_splits(junk, (False,) * 4, 5, 4),
+        lambda: native.pool_splits((1, 1, 0, 0), junk, 5, 4),
     )
     for call in calls:
         try:

@@ -31,8 +31,6 @@ static u128 EMPTY;
 static int OPEN_PURE[256];
 /* cards.py's Card.points of each of the 53 kinds (configure's card_points). */
 static int CARD_POINTS[53];
-static PyObject *pool_splits_fn = NULL, *forget_purity_fn = NULL;
-static PyObject *setless_splits = NULL;
 
 /* ------------------------------------------------------------------ 128-bit ints */
 
@@ -1230,6 +1228,7 @@ fail:
 static RowSet **rows_cache = NULL;
 static size_t rows_mask = 0, rows_count = 0;
 static int active_calls = 0;
+static void trim_caches(void);
 
 static void
 rows_clear(void)
@@ -1426,8 +1425,7 @@ suit_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     PlaceC place;
     if (read_place(PyTuple_GET_ITEM(step, 2), &place) < 0)
         return NULL;
-    if (active_calls == 0 && rows_count > ROWS_MOST)
-        rows_clear();
+    trim_caches();
 
     StageObject *out = stage_new(stage->n);
     if (!out)
@@ -1539,6 +1537,39 @@ free_splits(SplitSet *sets, int n)
     }
 }
 
+#include "_native_pools.c"
+
+static SplitSet setless_set; /* the splits of a rank where no set can form (core._SETLESS), read by configure */
+
+/* Empty the tables kept across calls that have grown past their bounds: only between calls
+ * (see rows_cache). */
+static void
+trim_caches(void)
+{
+    if (active_calls != 0)
+        return;
+    if (rows_count > ROWS_MOST)
+        rows_clear();
+    if (ps_count > SPLITS_MOST)
+        splits_clear();
+}
+
+/* packing.forget_purity_of: a layer key with each suit's pure runs counted as impure. */
+static int
+forget_purity_of(u128 key, u128 *out)
+{
+    for (int s = 0; s < 4; s++) {
+        uint64_t code = (uint64_t)(key >> AT_SUIT[s] & SUIT_MASK), forgot;
+        if (forget_purity(code, &forgot) < 0)
+            return -1;
+        key = (key & ~(SUIT_MASK << AT_SUIT[s])) | (u128)forgot << AT_SUIT[s];
+    }
+    *out = key;
+    return 0;
+}
+
+static PyObject *close_stage(StageObject *stage, PyObject *c);
+
 static PyObject *
 close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1551,7 +1582,16 @@ close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
     StageObject *stage = as_stage(args[0]);
     if (!stage)
         return NULL;
-    PyObject *c = args[1];
+    trim_caches();
+    active_calls++; /* (the splits it reads are kept until it returns) */
+    PyObject *out = close_stage(stage, args[1]);
+    active_calls--;
+    return out;
+}
+
+static PyObject *
+close_stage(StageObject *stage, PyObject *c)
+{
     if (!PyTuple_Check(c) || PyTuple_GET_SIZE(c) != 13) {
         PyErr_SetString(PyExc_TypeError, "closing: a Closing");
         return NULL;
@@ -1583,16 +1623,13 @@ close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
     }
     Py_DECREF(pure_left_seq);
 
-    SplitSet sets[257];
-    memset(sets, 0, sizeof(sets));
+    int jokerish_bits;
+    if (ps_bits(jokerish, 1, &jokerish_bits) < 0)
+        return NULL;
+    const SplitSet *sets[256] = {NULL};
     StageObject *out = stage_new(stage->n);
     if (!out)
         return NULL;
-    PyObject *points_obj = PyLong_FromLong(points), *max_set_obj = PyLong_FromLong(max_set);
-    if (!points_obj || !max_set_obj)
-        goto fail;
-    if (setless && read_splits(setless_splits, &sets[256]) < 0)
-        goto fail;
 
     for (Py_ssize_t si = 0; si < stage->n; si++) {
         Slot *slot = &stage->slots[si];
@@ -1614,29 +1651,13 @@ close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
                      need) {
             continue;
         }
-        if ((pkey & PURITY) && pure >= need) {
-            PyObject *k = from_u128(new_key);
-            PyObject *f = k ? PyObject_CallOneArg(forget_purity_fn, k) : NULL;
-            Py_XDECREF(k);
-            if (!f || to_u128(f, &new_key) < 0) {
-                Py_XDECREF(f);
-                goto fail;
-            }
-            Py_DECREF(f);
-        }
+        if ((pkey & PURITY) && pure >= need && forget_purity_of(new_key, &new_key) < 0)
+            goto fail;
         int pool = (int)(pkey >> AT_POOLS & 255);
-        SplitSet *set = setless ? &sets[256] : &sets[pool];
-        if (!set->owner) {
-            PyObject *pools = Py_BuildValue("(iiii)", pool & 3, pool >> 2 & 3, pool >> 4 & 3, pool >> 6 & 3);
-            PyObject *splits = pools ? PyObject_CallFunctionObjArgs(pool_splits_fn, pools, jokerish, points_obj,
-                                                                    max_set_obj, replace ? Py_True : Py_False, NULL)
-                                     : NULL;
-            Py_XDECREF(pools);
-            if (!splits)
-                goto fail;
-            int bad = read_splits(splits, set) < 0;
-            Py_DECREF(splits);
-            if (bad)
+        const SplitSet *set = setless ? &setless_set : sets[pool];
+        if (!set) {
+            set = sets[pool] = splits_of(pool, jokerish_bits, points, (int)max_set, replace);
+            if (!set)
                 goto fail;
         }
         Py_ssize_t target = -1;
@@ -1680,16 +1701,10 @@ close_position(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
             }
         }
     }
-    free_splits(sets, 257);
-    Py_XDECREF(points_obj);
-    Py_XDECREF(max_set_obj);
     if (replace)
         drop_dearer_bought(out, exact);
     return (PyObject *)out;
 fail:
-    free_splits(sets, 257);
-    Py_XDECREF(points_obj);
-    Py_XDECREF(max_set_obj);
     Py_DECREF(out);
     return NULL;
 }
@@ -2105,18 +2120,23 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
     }
     if (configure_moves(kwargs, SUIT_MASK) < 0 || kw_ints(kwargs, "card_points", 53, 0, 1000, CARD_POINTS) < 0)
         return NULL;
-    PyObject *ps = kw_callable(kwargs, "pool_splits"), *fp = kw_callable(kwargs, "forget_purity_of");
+    PyObject *split_type = kw_callable(kwargs, "pool_split"), *set_type = kw_callable(kwargs, "set_of");
     PyObject *sl = PyDict_GetItemString(kwargs, "setless");
-    if (!ps || !fp)
+    if (!split_type || !set_type)
         return NULL;
     if (!sl || !PyTuple_Check(sl)) {
         PyErr_SetString(PyExc_TypeError, "configure: setless is a tuple of splits");
         return NULL;
     }
-    Py_XSETREF(pool_splits_fn, Py_NewRef(ps));
-    Py_XSETREF(forget_purity_fn, Py_NewRef(fp));
-    Py_XSETREF(setless_splits, Py_NewRef(sl));
+    SplitSet setless_read;
+    if (read_splits(sl, &setless_read) < 0)
+        return NULL;
+    free_splits(&setless_set, 1);
+    setless_set = setless_read;
+    Py_XSETREF(pool_split_type, Py_NewRef(split_type));
+    Py_XSETREF(set_of_type, Py_NewRef(set_type));
     rows_clear();
+    splits_clear();
     configured = 1;
     Py_RETURN_NONE;
 }
@@ -2136,8 +2156,7 @@ sweep_moves(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
     if (small_int(args[0], 0, (long)SUIT_MASK, "a suit state", &state) < 0 ||
         small_int(args[1], 0, 1, "purity", &purity) < 0 || read_place(args[2], &place) < 0)
         return NULL;
-    if (active_calls == 0 && rows_count > ROWS_MOST)
-        rows_clear();
+    trim_caches();
     active_calls++;
     RowSet *set = rows_of(&place, (uint64_t)state, (int)purity);
     PyObject *out = set ? rows_tuple(set) : NULL;
@@ -2148,8 +2167,10 @@ sweep_moves(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
 static PyObject *
 clear_caches(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored))
 {
-    if (active_calls == 0)
+    if (active_calls == 0) {
         rows_clear();
+        splits_clear();
+    }
     Py_RETURN_NONE;
 }
 
@@ -2185,7 +2206,9 @@ static PyMethodDef module_methods[] = {
      "The stages and next layer of each position of a sweep (core.sweep_positions)."},
     {"sweep_moves", (PyCFunction)(void (*)(void))sweep_moves, METH_FASTCALL,
      "A suit's move rows at a place, as moves.sweep_moves gives them (its twin, in C)."},
-    {"clear_caches", (PyCFunction)clear_caches, METH_NOARGS, "Forget the move rows kept."},
+    {"clear_caches", (PyCFunction)clear_caches, METH_NOARGS, "Forget the move rows and pool splits kept."},
+    {"pool_splits", (PyCFunction)(void (*)(void))pool_splits, METH_FASTCALL,
+     "A rank's pool split into sets (pools.pool_splits, its twin in C)."},
     {"cache_size", (PyCFunction)cache_size, METH_NOARGS, "How many (place, state, purity) move rows are kept."},
     {"greedy_arrangement", (PyCFunction)(void (*)(void))greedy_arrangement, METH_FASTCALL,
      "The quick first pass's greedy arrangement (greedy.greedy_arrangement, its twin in C)."},
@@ -2204,9 +2227,13 @@ module_free(void *Py_UNUSED(module))
     rows_cache = NULL;
     for (size_t i = 0; i < sizeof(triples) / sizeof(triples[0]); i++)
         Py_CLEAR(triples[i]);
-    Py_CLEAR(pool_splits_fn);
-    Py_CLEAR(forget_purity_fn);
-    Py_CLEAR(setless_splits);
+    splits_clear();
+    PyMem_Free(ps_table);
+    ps_table = NULL;
+    free_splits(&setless_set, 1);
+    memset(&setless_set, 0, sizeof(setless_set));
+    Py_CLEAR(pool_split_type);
+    Py_CLEAR(set_of_type);
     configured = 0;
 }
 

@@ -312,8 +312,7 @@ sweep_positions(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t n
     SweepPlanC plan;
     if (read_plan(args[1], &plan) < 0)
         return NULL;
-    if (active_calls == 0 && rows_count > ROWS_MOST)
-        rows_clear(); /* (as suit_step does; it will not while the positions run) */
+    trim_caches(); /* (as suit_step does; it will not while the positions run) */
     PyObject *stages = PyList_New(POSITIONS), *layers = PyList_New(POSITIONS), *out = NULL;
     PyObject *layer = Py_NewRef(args[0]);
     if (!stages || !layers)

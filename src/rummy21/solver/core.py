@@ -6,8 +6,9 @@ packed states of :mod:`.packing` as dict keys, entries ``(balance, cost, back)``
 the move rows of :func:`.moves.sweep_moves` and the pool splits of :func:`.pools.pool_splits`
 as tuples, and what a sweep reads from the hand as the tuples of a :class:`SweepPlan`. This
 is the boundary of the native core (``_native.c``, chosen by :mod:`.backend`), which does all
-of it in C — the move rows included, as a twin of :mod:`.moves`, and what a suit's moves at
-a position depend on (:func:`place_at`) — with the same states, entries and order; this
+of it in C — the move rows included, as a twin of :mod:`.moves`, the pool splits, as a twin
+of :mod:`.pools` (``_native_pools.c``), and what a suit's moves at a position depend on
+(:func:`place_at`) — with the same states, entries and order; this
 module stays its twin and the reference the tests compare it with. The quick first pass's
 greedy arrangement is the other part in C: :func:`~.greedy.greedy_arrangement`, re-exported
 here (its twin, in :mod:`.greedy`, on plain ints and tuples too). The rest of the solver —
@@ -549,11 +550,11 @@ def configure_native(native: ModuleType) -> None:
     """Tell the native core what it cannot know by itself: the layout of a packed state; what
     a suit's move rows are worked out from (it is :func:`.moves.sweep_moves`' twin): the run
     classes, the phases and roles, the fields of a suit's state and :mod:`.runs`' tables; and
-    the Python functions and values it calls (the pool splits, forgetting purity) — so that
-    each stays defined once, here and in the modules it comes from."""
+    the classes and values it makes its answers of (the pool splits) — so that each stays
+    defined once, here and in the modules it comes from."""
     from enum import IntEnum
 
-    from rummy21.solver import moves, packing, pools, runs
+    from rummy21.solver import moves, pools, runs
 
     def named(members: Sequence[IntEnum]) -> tuple[tuple[str, int], ...]:
         return tuple((member.name, int(member)) for member in members)
@@ -584,8 +585,9 @@ def configure_native(native: ModuleType) -> None:
         padding=tuple(runs.PADDING.get(k, 0) for k in runs.RUN_CLASSES),
         pure_end=tuple(k in runs.PURE_END for k in runs.RUN_CLASSES),
         impure_of=tuple(runs.IMPURE_OF.items()),
-        pool_splits=pools.pool_splits,
-        forget_purity_of=packing.forget_purity_of,
+        # The pool splits are its own (the twin of pools.pool_splits), made as pools' objects.
+        pool_split=pools.PoolSplit,
+        set_of=pools.SetOf,
         setless=_SETLESS,
         card_points=tuple(card.points for card in ALL_CARDS),
     )

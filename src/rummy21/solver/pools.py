@@ -1,5 +1,7 @@
 """Splitting the pool of one rank — the copies no run or tunnela took — into sets and loose
 cards. A split depends on the pool's copies by suit alone, so splits are memoised across hands.
+The native core splits pools in C (``_native_pools.c``, making the same objects); this module
+is its reference, and the pure-Python core's.
 
 >>> for split in pool_splits((1, 1, 0, 0), (False,) * 4, 5, 4):    # a five of spades and of hearts
 ...     split.jokers, split.loose_points, split.sets, split.extension
