@@ -194,6 +194,13 @@ def serve(
         None,
         help="With --broker: this process's name (default: host, pid and a random part).",
     ),
+    forwarded_allow_ips: str | None = typer.Option(
+        None,
+        "--forwarded-allow-ips",
+        help="Behind a reverse proxy: the proxy's addresses (comma-separated, e.g. 127.0.0.1), "
+        "whose X-Forwarded-For header then names each client (so that the limit on wrong seat "
+        "tokens counts each client, not the proxy).",
+    ),
     log_level: LogLevel = typer.Option(
         LogLevel.info, case_sensitive=False, help="uvicorn log level."
     ),
@@ -240,5 +247,6 @@ def serve(
         port=port,
         log_level=log_level.value,
         ws_max_size=64 * 1024,
-        proxy_headers=False,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
     )

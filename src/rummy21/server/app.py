@@ -43,10 +43,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummy21.server import present, repository
-from rummy21.server.cluster import Cluster
+from rummy21.server.cluster import MOVED, Cluster
 from rummy21.server.connection import Connection
 from rummy21.server.lease import Holder
-from rummy21.server.model import RoomConfig, RoomError, Settings, TableFactory
+from rummy21.server.model import RoomConfig, RoomError, RoomStatus, Settings, TableFactory
 from rummy21.server.protocol import (
     CreateTable,
     JoinTable,
@@ -374,6 +374,9 @@ def create_app(
                     where = await cluster.locate(check_code(code))
                     if where is None:  # a finished room: its end, as stored
                         where = await cluster.snapshot(check_code(code))
+                        if where is not None and where.status is not RoomStatus.FINISHED:
+                            conn.stop(MOVED)  # changing hands this very moment: come back
+                            return
             except ProtocolError:
                 where = None
             if where is None:

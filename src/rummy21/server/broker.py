@@ -177,6 +177,8 @@ class Broker:
         self.client = redis.Redis.from_url(url)
         self.pubsub = self.client.pubsub()
         self._reader: asyncio.Task[None] | None = None
+        self._sender: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future[int]]] = asyncio.Queue()
         self.dropped = 0
         """Envelopes that could not be read (logged and dropped)."""
 
@@ -185,12 +187,15 @@ class Broker:
         await self.pubsub.psubscribe(conn_channel(self.node, "*"))
         await self.pubsub.subscribe(node_channel(self.node))
         self._reader = asyncio.create_task(self._read(), name="rummy21-broker")
+        self._sender = asyncio.create_task(self._send(), name="rummy21-broker-out")
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
+        for task in (self._reader, self._sender):
+            if task is None:
+                continue
+            task.cancel()
             try:
-                await self._reader
+                await task
             except BaseException:
                 pass
         try:
@@ -203,8 +208,31 @@ class Broker:
     async def publish(self, channel: str, envelope: _Envelope) -> int:
         """Send ``envelope`` on ``channel``: how many processes subscribe to it (0: nobody
         listens, e.g. a room's owner has gone)."""
-        receivers: int = await self.client.publish(channel, write(envelope))
-        return receivers
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._outbox.put_nowait((channel, write(envelope), future))
+        return await future
+
+    async def _send(self) -> None:
+        """Publish what is waiting, all of it in one round trip (a pipeline), in order."""
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 512:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for channel, text, _ in batch:
+                        pipe.publish(channel, text)
+                    results = await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # Redis unreachable: each publisher is told
+                for _, _, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            for (_, _, future), receivers in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result(int(receivers))
 
     async def follow(self, code: str) -> None:
         """Receive what is sent to room ``code`` (this process runs it now)."""

@@ -436,21 +436,10 @@ class Cluster:
         self.pipes[cid] = _Pipe(code, held.epoch, conn)
         channel = wire.room_channel(code)
         try:
-            opened = Open(t="open", node=self.node, cid=cid, epoch=held.epoch, address=address[:64])
-            if await self.broker.publish(channel, opened) == 0:
-                conn.stop(MOVED)  # nobody runs it right now: the client comes back shortly
-                return
-            while not conn.closed:
-                payload = await receive(None)
-                if payload is None:
-                    break
-                text = payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
-                data = Data(
-                    t="data", node=self.node, cid=cid, epoch=held.epoch, text=text[: wire.MAX_TEXT]
-                )
-                if await self.broker.publish(channel, data) == 0:
-                    conn.stop(MOVED)
-                    break
+            await self._relay(cid, channel, held, conn, receive, address)
+        except Exception as error:  # the broker is unreachable: the client comes back later
+            log.warning("room %s: relaying failed: %s", code, error)
+            conn.stop(1011)
         finally:
             self.pipes.pop(cid, None)
             try:
@@ -459,3 +448,23 @@ class Cluster:
                 )
             except Exception:
                 pass
+
+    async def _relay(
+        self, cid: str, channel: str, held: Holder, conn: Connection, receive: Receive, address: str
+    ) -> None:
+        """Forward what the client sends until it goes or nobody runs the room any more."""
+        opened = Open(t="open", node=self.node, cid=cid, epoch=held.epoch, address=address[:64])
+        if await self.broker.publish(channel, opened) == 0:
+            conn.stop(MOVED)  # nobody runs it right now: the client comes back shortly
+            return
+        while not conn.closed:
+            payload = await receive(None)
+            if payload is None:
+                break
+            text = payload if isinstance(payload, str) else payload.decode("utf-8", "replace")
+            data = Data(
+                t="data", node=self.node, cid=cid, epoch=held.epoch, text=text[: wire.MAX_TEXT]
+            )
+            if await self.broker.publish(channel, data) == 0:
+                conn.stop(MOVED)
+                break

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 
-from sqlalchemy import func, literal, or_, select, update
+from sqlalchemy import func, literal, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.engine import Connection
 
@@ -103,17 +103,18 @@ def release(conn: Connection, code: str, owner: str, epoch: int) -> None:
     )
 
 
+_GUARD = text(
+    "UPDATE leases SET epoch = epoch WHERE code = :code AND owner = :owner AND epoch = :epoch"
+)
+
+
 def guard(conn: Connection, code: str, owner: str, epoch: int) -> None:
     """The fencing check, first in each write of room ``code``: :class:`StaleWrite` unless
     ``owner`` still holds its lease at ``epoch`` (whether or not it has expired: until
     another process takes it, nobody else writes). Holds the lease row's lock until commit."""
-    found = conn.execute(
-        update(leases)
-        .where(leases.c.code == code, leases.c.owner == owner, leases.c.epoch == epoch)
-        .values(epoch=leases.c.epoch)
-        .returning(leases.c.epoch)
-    ).first()
-    if found is None:
+    # One prepared text statement: this runs in every write of every room.
+    found = conn.execute(_GUARD, {"code": code, "owner": owner, "epoch": epoch}).rowcount
+    if found != 1:
         raise StaleWrite(f"room {code}: epoch {epoch} of {owner} is over")
 
 
