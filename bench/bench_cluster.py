@@ -5,7 +5,10 @@ Load. Each set-up gets a fresh database and the same N tables (a human seat and 
 each, as ``bench_server.py`` plays them): one process (no broker); two processes with half
 the tables made on each and each player connected to the process that runs its table (as a
 load balancer with affinity would send it); the same with each player connected to either
-process at random (no affinity: about half the players relayed through the broker). Reported
+process at random (no affinity: about half the players relayed through the broker). A
+yardstick too: two processes without a broker, each table only ever used through the process
+that made it (not a deployment: nothing coordinates them; it shows what splitting the load
+costs by itself, apart from coordinating). Reported
 per set-up: the action round trip (send → ``ack``, after the commit and after every seat was
 sent its view) p50/p99, the player actions a second, and each server process's CPU time
 (user + system, from ``/proc/<pid>/stat``) per player action.
@@ -156,11 +159,14 @@ async def make_tables(
 
 
 async def load(
-    args: argparse.Namespace, processes: int, log: Path, relay: bool = True
+    args: argparse.Namespace,
+    processes: int,
+    log: Path,
+    relay: bool = True,
+    broker: str | None = None,
 ) -> dict[str, Any]:
     """One set-up of the load test: see the module docstring (``relay``: each player connects
     to either process at random; else to the process that runs its table)."""
-    broker = args.broker if processes > 1 else None
     with fresh_database(args.db) as db:
         servers = [
             Server(db, broker, args.bot_delay, args.lease_seconds, log) for _ in range(processes)
@@ -211,6 +217,7 @@ async def load(
         "cpu_ms_per_action": round(1000 * sum(cpu) / len(rtts), 3),
         "errors": sum(p.errors for p in players),
         "client_failures": len(failures),
+        "client_failure_kinds": sorted({f"{type(f).__name__}: {f}"[:120] for f in failures}),
         "load_average_after": loadavg,
     }
 
@@ -405,8 +412,13 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     if args.tables:
         one = await load(args, 1, log)
         out["one_process"] = one
-        for name, relay in (("two_processes_at_owner", False), ("two_processes_relayed", True)):
-            two = await load(args, 2, log, relay)
+        setups = (
+            ("two_processes_no_broker_yardstick", False, None),
+            ("two_processes_at_owner", False, args.broker),
+            ("two_processes_relayed", True, args.broker),
+        )
+        for name, relay, broker in setups:
+            two = await load(args, 2, log, relay, broker)
             out[name] = two
             out[f"{name}_cpu_per_action_over_one"] = round(
                 two["cpu_ms_per_action"] / one["cpu_ms_per_action"], 3

@@ -325,6 +325,57 @@ def check_log(db: str, code: str) -> None:
             newest = epoch
 
 
+def test_the_lease_fences_a_stale_owner(database: str) -> None:
+    """The lease's statements on their own: one owner at a time, each hand-over a new epoch,
+    and a write guarded by an epoch that is over fails and writes nothing."""
+    from functools import partial
+
+    from rummy21.server import lease, repository
+    from rummy21.server.model import RoomConfig, SeatKind, SeatSlot
+    from rummy21.server.store import StaleWrite, Store, events
+
+    store = Store(database)
+    try:
+        config = RoomConfig(2, "classic", "1", 30, 1, ("human", "random"))
+        slots = [SeatSlot(0, SeatKind.HUMAN, name="Ann", token_hash="ab" * 32)]
+        slots.append(SeatSlot(1, SeatKind.BOT, "random"))
+
+        def run(op: Any) -> Any:
+            return store.run_sync(op)
+
+        run(partial(repository.insert_room, code="LEASE1", config=config, seed=None, slots=slots))
+        assert run(partial(lease.orphans, limit=10)) == ["LEASE1"]
+        assert run(partial(lease.acquire, code="LEASE1", owner="a", seconds=30)) == 1
+        assert run(partial(lease.acquire, code="LEASE1", owner="b", seconds=30)) is None
+        assert run(partial(lease.acquire, code="NOSUCH", owner="b", seconds=30)) is None
+        assert run(partial(lease.orphans, limit=10)) == []
+        assert run(partial(lease.renew, owner="a", seconds=30)) == {"LEASE1": 1}
+        run(partial(lease.release, code="LEASE1", owner="a", epoch=1))  # as if it expired
+        assert run(partial(lease.holders, codes=["LEASE1"]))["LEASE1"].expired
+        assert run(partial(lease.acquire, code="LEASE1", owner="b", seconds=30)) == 2
+
+        def write(owner: str, epoch: int, seq: int) -> Any:
+            def ops(conn: Any) -> None:
+                lease.guard(conn, "LEASE1", owner, epoch)
+                conn.execute(events.insert().values(code="LEASE1", deal=0, seq=seq, data="{}"))
+
+            return run(ops)
+
+        with pytest.raises(StaleWrite):
+            write("a", 1, 0)  # the old owner, woken up
+        write("b", 2, 0)
+        assert run(partial(lease.renew, owner="a", seconds=30)) == {}
+        held = run(partial(lease.holders, codes=["LEASE1"]))["LEASE1"]
+        assert (held.owner, held.epoch, held.expired) == ("b", 2, False)
+        count = store.run_sync(
+            lambda conn: conn.execute(sqlalchemy.text("SELECT count(*) FROM events")).scalar(),
+            write=False,
+        )
+        assert count == 1
+    finally:
+        store.close()
+
+
 def test_seats_on_two_processes_play_one_table(servers: list[Server], database: str) -> None:
     a, b = servers
     code, ann_token, bob_token = two_player_table(a, b)

@@ -219,10 +219,13 @@ class Broker:
             while not self._outbox.empty() and len(batch) < 512:
                 batch.append(self._outbox.get_nowait())
             try:
-                async with self.client.pipeline(transaction=False) as pipe:
-                    for channel, text, _ in batch:
-                        pipe.publish(channel, text)
-                    results = await pipe.execute()
+                if len(batch) == 1:  # a pipeline costs more than it saves for one message
+                    results = [await self.client.publish(batch[0][0], batch[0][1])]
+                else:
+                    async with self.client.pipeline(transaction=False) as pipe:
+                        for channel, text, _ in batch:
+                            pipe.publish(channel, text)
+                        results = await pipe.execute()
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis unreachable: each publisher is told
@@ -256,7 +259,9 @@ class Broker:
     async def _read(self) -> None:
         while True:
             try:
-                message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
+                message = await self.pubsub.get_message(
+                    ignore_subscribe_messages=True, timeout=None
+                )
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis went away: the client reconnects

@@ -278,6 +278,7 @@ class Cluster:
         for pipe in list(self.pipes.values()):
             held = holders.get(pipe.code)
             if held is None or held.epoch != pipe.epoch or held.expired:
+                log.info("room %s: changing hands (%s); its relayed clients reconnect", pipe.code, held)
                 pipe.conn.stop(MOVED)
 
     async def _check_sessions(self) -> None:
@@ -455,6 +456,7 @@ class Cluster:
         """Forward what the client sends until it goes or nobody runs the room any more."""
         opened = Open(t="open", node=self.node, cid=cid, epoch=held.epoch, address=address[:64])
         if await self.broker.publish(channel, opened) == 0:
+            log.info("room %s: its owner does not listen; the client reconnects", held)
             conn.stop(MOVED)  # nobody runs it right now: the client comes back shortly
             return
         while not conn.closed:
@@ -466,5 +468,6 @@ class Cluster:
                 t="data", node=self.node, cid=cid, epoch=held.epoch, text=text[: wire.MAX_TEXT]
             )
             if await self.broker.publish(channel, data) == 0:
+                log.info("room %s: its owner stopped listening; the client reconnects", held)
                 conn.stop(MOVED)
                 break
