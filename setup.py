@@ -119,6 +119,7 @@ setup(
             depends=[  # (#included by _native.c)
                 "src/rummy21/solver/_native_pools.c",
                 "src/rummy21/solver/_native_quick.c",
+                "src/rummy21/solver/_native_rebuild.c",
                 "src/rummy21/solver/_native_sweep.c",
             ],
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra"],

@@ -52,10 +52,14 @@ def plus_one(rng: random.Random, hand: list[Card]) -> list[Card]:
 
 
 def snapshot(run: Sweep) -> list[Any]:
-    """Everything a sweep kept: every layer and stage, as plain lists, in order."""
+    """Everything a sweep kept: every layer and stage, as plain lists, in order; and the
+    groups rebuilt from each final state (by the same core)."""
     out: list[Any] = [list(layer.items()) for layer in run.layers]
     for stages in run.stages:
         out.append([None if stage is None else list(stage.items()) for stage in stages])
+    need = run.spec.rules.pure_groups_needed
+    for final in run.finals():
+        out.append(run.core.rebuild_groups(run.layers, run.stages, final.key, final.balance, need))
     return out
 
 
@@ -208,9 +212,15 @@ def test_wrong_arguments_are_refused() -> None:
         lambda: native.idle(stage, "0"),
         lambda: native.configure(1),
         lambda: native.configure(at_suit=(0, 1)),
+        lambda: native.rebuild_groups([stage, stage], [[stage] * 5], 0, 0, 3),
+        lambda: native.rebuild_groups([stage, stage], [[stage] * 4], 0, 0, 3),
+        lambda: native.rebuild_groups([stage, stage], [[None] * 5], 0, 7, 3),
+        lambda: native.rebuild_groups([stage] * 17, [[None] * 5] * 16, 0, 0, 3),
+        lambda: native.rebuild_groups([stage], [], 0, 0, 64),
+        lambda: native.rebuild_groups(stage, [], 0, 0, 3),
     ]
     for call in bad_calls:
-        with pytest.raises((TypeError, ValueError, OverflowError)):
+        with pytest.raises((TypeError, ValueError, OverflowError, LookupError)):
             call()
 
 
@@ -234,11 +244,13 @@ def test_random_arguments_raise_and_never_crash(junk: Any) -> None:
         lambda: native.idle(stage, junk),
         lambda: native.pool_splits(junk, (False,) * 4, 5, 4),
         lambda: native.pool_splits((1, 1, 0, 0), junk, 5, 4),
+        lambda: native.rebuild_groups([stage, stage], junk, 0, 0, 3),
+        lambda: native.rebuild_groups(junk, [[None] * 5], 0, 0, 3),
     )
     for call in calls:
         try:
             call()
-        except (TypeError, ValueError, OverflowError, KeyError, IndexError, AttributeError):
+        except (TypeError, ValueError, OverflowError, LookupError, AttributeError):
             pass
 
 

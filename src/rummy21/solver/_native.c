@@ -2184,6 +2184,10 @@ cache_size(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored))
 
 #include "_native_sweep.c"
 
+/* ------------------------------------------------------------------ rebuilding */
+
+#include "_native_rebuild.c"
+
 /* ------------------------------------------------------------------ module */
 
 #include "_native_quick.c"
@@ -2206,6 +2210,8 @@ static PyMethodDef module_methods[] = {
      "The stages and next layer of each position of a sweep (core.sweep_positions)."},
     {"sweep_moves", (PyCFunction)(void (*)(void))sweep_moves, METH_FASTCALL,
      "A suit's move rows at a place, as moves.sweep_moves gives them (its twin, in C)."},
+    {"rebuild_groups", (PyCFunction)(void (*)(void))rebuild_groups, METH_FASTCALL,
+     "The groups a sweep's back-pointers lead to (core.rebuild_groups, its twin in C)."},
     {"clear_caches", (PyCFunction)clear_caches, METH_NOARGS, "Forget the move rows and pool splits kept."},
     {"pool_splits", (PyCFunction)(void (*)(void))pool_splits, METH_FASTCALL,
      "A rank's pool split into sets (pools.pool_splits, its twin in C)."},

@@ -30,7 +30,7 @@ from rummy21.cards import ALL_CARDS
 from rummy21.solver.bounds import groups_after
 from rummy21.solver.bounds import max_pure_groups as max_pure_groups
 from rummy21.solver.greedy import greedy_arrangement as greedy_arrangement
-from rummy21.solver.moves import Place, RawMove, Role, SweepRow, sweep_moves
+from rummy21.solver.moves import Place, RawMove, Role, SuitMove, SweepRow, sweep_moves
 from rummy21.solver.packing import (
     AT_BOUGHT,
     AT_OWED,
@@ -48,7 +48,16 @@ from rummy21.solver.packing import (
     forget_purity_of,
 )
 from rummy21.solver.pools import NO_SETS, PoolSplit, pool_splits
-from rummy21.solver.runs import EMPTY, OPEN_PURE, PHASE_AT
+from rummy21.solver.runs import (
+    EMPTY,
+    IMPURE_OF,
+    NEXT_CLASSES,
+    OPEN_PURE,
+    P1,
+    PHASE_AT,
+    RUN_CLASSES,
+    Phase,
+)
 
 
 class Start(NamedTuple):
@@ -544,6 +553,115 @@ _NATURAL = (Role.NATURAL, Role.NATURAL)
 _EITHER = (Role.EITHER, Role.EITHER)
 _PURE_ONLY = (Role.JOKER_ONLY, Role.PURE_ONLY)
 _TUNNELA_ONLY = (Role.JOKER_ONLY, Role.TUNNELA_ONLY)
+
+
+PURE_RUN, IMPURE_RUN, SET, TUNNELA = range(4)
+"""The kinds of group :func:`rebuild_groups` finds, as numbers."""
+RebuiltGroup = tuple[int, tuple[int, ...]]
+"""A group found by :func:`rebuild_groups`: its kind and its cards by index (-1: a joker's
+place, filled later)."""
+
+
+def rebuild_groups(
+    layers: Sequence[Stage],
+    stages: Sequence[Sequence[Stage | None]],
+    key: int,
+    balance: int,
+    need: int,
+) -> tuple[Start, list[RebuiltGroup], list[int], list[int]]:
+    """The groups of the arrangement a sweep (its ``layers`` and ``stages``) reached at the
+    final state ``key`` with joker balance ``balance``: follow the back-pointers to the first
+    layer, then replay the moves with concrete runs of cards (``rebuild.rebuild`` makes cards
+    of them). Answers (how the first layer began, the groups in the order they formed, the
+    loose cards, the cards played as jokers in the order they came).
+
+    Printed jokers are not here: the :class:`Start` says how many form tunnelas.
+    """
+    path: list[tuple[list[RawMove | None], PoolSplit, bool]] = []
+    for p in range(len(layers) - 1, 0, -1):
+        forgot = key >> AT_PURE & PURE_MASK >= need
+        back = back_of(layers[p], key, balance)
+        assert not isinstance(back, Start)
+        pkey, balance, split = back
+        assert isinstance(split, PoolSplit)
+        moves: list[RawMove | None] = []
+        for stage in reversed(stages[p - 1][1:]):
+            if stage is None:  # the suit had nothing to do
+                moves.append(None)
+                continue
+            back = back_of(stage, pkey, balance)
+            assert not isinstance(back, Start)
+            pkey, balance, move = back
+            assert not isinstance(move, PoolSplit)
+            moves.append(move)
+        key = pkey & LAYER_BITS
+        moves.reverse()
+        path.append((moves, split, forgot))
+    start = back_of(layers[0], key, balance)
+    assert isinstance(start, Start)
+    path.reverse()
+    groups: list[RebuiltGroup] = []
+    loose: list[int] = []
+    spare: list[int] = []
+    runs: list[list[list[list[int]]]] = [[[] for _ in RUN_CLASSES] for _ in range(4)]
+    for p, (moves, split, forgot) in enumerate(path, start=1):
+        rank = p if p <= 13 else 1
+        for s, raw in enumerate(moves):
+            if raw is not None:
+                move, card = SuitMove._make(raw), s * 13 + rank - 1
+                runs[s] = _replay(runs[s], move, card, PHASE_AT[p], forgot, groups)
+                if move.tunnela:
+                    groups.append((TUNNELA, (card,) * 3))
+                spare.extend([card] * move.as_jokers)
+        if split is NO_SETS:  # the moves counted the pool loose
+            for s, raw in enumerate(moves):
+                if raw is not None:
+                    loose.extend([s * 13 + rank - 1] * SuitMove._make(raw).pool)
+        else:
+            for a_set in split.sets:
+                members = tuple(s * 13 + rank - 1 for s in a_set.suits) + (-1,) * a_set.jokers
+                groups.append((SET, members))
+            for s, n in enumerate(split.loose):
+                loose.extend([s * 13 + rank - 1] * n)
+    return start, groups, loose, spare
+
+
+def _replay(
+    classes: list[list[list[int]]],
+    move: SuitMove,
+    card: int,
+    phase: Phase,
+    forgot_purity: bool,
+    groups: list[RebuiltGroup],
+) -> list[list[list[int]]]:
+    """One suit's open runs by class after ``move`` at a position holding ``card``; the runs
+    that end go to ``groups``."""
+    moved: list[list[list[int]]] = [[] for _ in RUN_CLASSES]
+    extra = move.extra_padding
+    by_joker, by_natural = NEXT_CLASSES[phase]
+    for k, (naturals, jokers, ends) in enumerate(move.moves):
+        runs = classes[k]
+        for _ in range(naturals):
+            run = runs.pop()
+            run.append(card)
+            moved[by_natural[k]].append(run)
+        for _ in range(jokers):
+            run = runs.pop()
+            run.append(-1)
+            moved[by_joker[k]].append(run)
+        for _ in range(ends):
+            run = runs.pop()
+            if len(run) < 3:
+                run.extend([-1] * (3 - len(run) + extra))
+                extra = 0
+            groups.append((IMPURE_RUN if -1 in run else PURE_RUN, tuple(run)))
+    if forgot_purity:  # the sweep forgot purity here: so do we
+        for pure, impure in IMPURE_OF.items():
+            moved[impure].extend(moved[pure])
+            moved[pure] = []
+    moved[P1].extend([card] for _ in range(move.new_runs))
+    # Purity is re-derived from the cards, so classes only need to stay distinct.
+    return moved
 
 
 def configure_native(native: ModuleType) -> None:
