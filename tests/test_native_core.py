@@ -26,6 +26,7 @@ from rummy21.cards import ALL_CARDS, Card, CardError, counts_of
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.solver import backend, least_after_put_aside, pools, replacements, solve
+from rummy21.solver import core as twin
 from rummy21.solver.core import Closing, SuitStep
 from rummy21.solver.moves import Place, Role
 from rummy21.solver.runs import Phase
@@ -142,6 +143,52 @@ def test_a_stage_reads_like_the_dict_it_was_made_from() -> None:
         type(stage)()
 
 
+# ------------------------------------------------------------------ a hand's plan
+
+
+@pytest.mark.parametrize("rules_name", sorted(RULES))
+def test_a_hands_plan_is_the_twins(rules_name: str) -> None:
+    """What a sweep reads of a hand, for each kind of sweep: the same numbers, of the same
+    types, as :func:`core.hand_plan` works out (21 and 22 cards)."""
+    assert native is not None
+    rules = RULES[rules_name]
+    rng = random.Random(rules_name)
+    for cut, hand in hands(f"native/plan/{rules_name}", 40, rules):
+        if rng.random() < 0.5:
+            hand = plus_one(rng, hand)
+        counts, mask = counts_of(hand), Jokers.from_cut(cut).joker_mask
+        for replace, aside, bound in ((False, False, 0), (False, True, 0), (True, False, 3)):
+            args = (counts, mask, rules.pure_groups_needed, rules.joker_groups)
+            more = (rules.max_set_size, replace, aside, bound)
+            want = twin.hand_plan(*args, *more)
+            found = native.hand_plan(*args, *more)
+            assert tuple(found) == tuple(want)
+            assert [type(f) for f in found] == [type(w) for w in want]
+            assert all(
+                [type(x) for x in f] == [type(y) for y in w]
+                for f, w in zip(found[10:], want[10:], strict=True)
+            )
+
+
+def test_hand_plan_refuses_what_no_hand_is() -> None:
+    assert native is not None
+    counts, mask = [1] * 21 + [0] * 32, (False,) * 53
+    bad_calls: list[Callable[[], object]] = [
+        lambda: native.hand_plan(counts[:52], mask, 3, True, 4, False, False, 0),
+        lambda: native.hand_plan(counts, mask[:50], 3, True, 4, False, False, 0),
+        lambda: native.hand_plan([4] + counts[1:], mask, 3, True, 4, False, False, 0),
+        lambda: native.hand_plan([-1] + counts[1:], mask, 3, True, 4, False, False, 0),
+        lambda: native.hand_plan(counts, mask, 64, True, 4, False, False, 0),
+        lambda: native.hand_plan(counts, mask, 3, True, 5, False, False, 0),
+        lambda: native.hand_plan(counts, mask, 3, True, 4, True, False, 500),
+        lambda: native.hand_plan(counts, mask, 3, True, 4, False, False),
+        lambda: native.hand_plan(None, mask, 3, True, 4, False, False, 0),
+    ]
+    for call in bad_calls:
+        with pytest.raises((TypeError, ValueError)):
+            call()
+
+
 # ------------------------------------------------------------------ pool splits
 
 _JOKERISH = [tuple(bool(bits >> s & 1) for s in range(4)) for bits in range(16)]
@@ -246,6 +293,7 @@ def test_random_arguments_raise_and_never_crash(junk: Any) -> None:
         lambda: native.pool_splits((1, 1, 0, 0), junk, 5, 4),
         lambda: native.rebuild_groups([stage, stage], junk, 0, 0, 3),
         lambda: native.rebuild_groups(junk, [[None] * 5], 0, 0, 3),
+        lambda: native.hand_plan(junk, (False,) * 53, 3, True, 4, False, False, 0),
     )
     for call in calls:
         try:

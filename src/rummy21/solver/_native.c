@@ -16,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -2220,6 +2221,8 @@ static PyMethodDef module_methods[] = {
      "The quick first pass's greedy arrangement (greedy.greedy_arrangement, its twin in C)."},
     {"max_pure_groups", (PyCFunction)max_pure_groups, METH_O,
      "The most disjoint pure groups the cards could ever form (bounds.max_pure_groups, in C)."},
+    {"hand_plan", (PyCFunction)(void (*)(void))hand_plan, METH_FASTCALL,
+     "What a sweep reads of the hand (core.hand_plan, its twin in C)."},
     {"suit_table", (PyCFunction)suit_table, METH_O,
      "What a sweep reads of one suit, by position (core.suit_table, its twin in C)."},
     {NULL, NULL, 0, NULL},

@@ -410,6 +410,38 @@ st_tuple(const int *values, int n, int as_bool)
     return out;
 }
 
+/* A suit's tables (core.suit_table's answer) for ``ranks`` (13 counts, 0..3 each). */
+typedef struct {
+    int at[ST_PLACES], line[ST_PLACES], reach[ST_POSITIONS], pure_ok[ST_POSITIONS], near[ST_POSITIONS];
+    int groups[ST_POSITIONS];
+} SuitTableC;
+
+static void
+st_compute(const int ranks[13], SuitTableC *t)
+{
+    memset(t, 0, sizeof(*t));
+    for (int r = 0; r < 13; r++)
+        t->at[r + 1] = ranks[r];
+    for (int p = 0; p < 14; p++)
+        t->line[p] = t->at[p];
+    t->line[14] = t->at[1];
+    int held[ST_PLACES + 2] = {0};
+    for (int p = 0; p < ST_PLACES; p++)
+        held[p] = t->line[p] != 0;
+    for (int p = 0; p < ST_POSITIONS; p++) {
+        t->reach[p] = held[p + 1] ? 1 : held[p + 2] ? 2 : held[p + 3] ? 3 : 4;
+        t->pure_ok[p] = (3 <= p && p <= 14 && held[p - 2] && held[p - 1]) ||
+                        (2 <= p && p <= 13 && held[p - 1] && held[p + 1]) ||
+                        (1 <= p && p <= 12 && held[p + 1] && held[p + 2]) || (p == 1 && held[12] && held[13]);
+        int any = 0;
+        if (1 <= p && p <= 13)
+            for (int q = p - 2 < 1 ? 1 : p - 2; q <= (p + 2 < 14 ? p + 2 : 14); q++)
+                any |= held[q];
+        t->near[p] = any || ((p == 12 || p == 13) && held[1]);
+    }
+    st_groups_after(t->line, t->groups);
+}
+
 /* core.suit_table(ranks) -> (at, line, reach, pure_ok, near, groups_after) */
 static PyObject *
 suit_table(PyObject *Py_UNUSED(module), PyObject *ranks)
@@ -422,43 +454,225 @@ suit_table(PyObject *Py_UNUSED(module), PyObject *ranks)
         Py_DECREF(seq);
         return NULL;
     }
-    int at[ST_PLACES] = {0}, line[ST_PLACES] = {0};
+    int counts[13];
     for (int r = 0; r < 13; r++) {
         long n;
         if (small_int(PySequence_Fast_GET_ITEM(seq, r), 0, 3, "ranks", &n) < 0) {
             Py_DECREF(seq);
             return NULL;
         }
-        at[r + 1] = (int)n;
+        counts[r] = (int)n;
     }
     Py_DECREF(seq);
-    for (int p = 0; p < 14; p++)
-        line[p] = at[p];
-    line[14] = at[1];
-    int held[ST_PLACES + 2] = {0}, reach[ST_POSITIONS], pure_ok[ST_POSITIONS], near[ST_POSITIONS];
-    for (int p = 0; p < ST_PLACES; p++)
-        held[p] = line[p] != 0;
-    for (int p = 0; p < ST_POSITIONS; p++) {
-        reach[p] = held[p + 1] ? 1 : held[p + 2] ? 2 : held[p + 3] ? 3 : 4;
-        pure_ok[p] = (3 <= p && p <= 14 && held[p - 2] && held[p - 1]) ||
-                     (2 <= p && p <= 13 && held[p - 1] && held[p + 1]) ||
-                     (1 <= p && p <= 12 && held[p + 1] && held[p + 2]) || (p == 1 && held[12] && held[13]);
-        int any = 0;
-        if (1 <= p && p <= 13)
-            for (int q = p - 2 < 1 ? 1 : p - 2; q <= (p + 2 < 14 ? p + 2 : 14); q++)
-                any |= held[q];
-        near[p] = any || ((p == 12 || p == 13) && held[1]);
-    }
-    int groups[ST_POSITIONS];
-    st_groups_after(line, groups);
+    SuitTableC t;
+    st_compute(counts, &t);
     PyObject *parts[6] = {
-        st_tuple(at, ST_PLACES, 0),         st_tuple(line, ST_PLACES, 0),    st_tuple(reach, ST_POSITIONS, 0),
-        st_tuple(pure_ok, ST_POSITIONS, 1), st_tuple(near, ST_POSITIONS, 1), st_tuple(groups, ST_POSITIONS, 0),
+        st_tuple(t.at, ST_PLACES, 0),         st_tuple(t.line, ST_PLACES, 0),    st_tuple(t.reach, ST_POSITIONS, 0),
+        st_tuple(t.pure_ok, ST_POSITIONS, 1), st_tuple(t.near, ST_POSITIONS, 1), st_tuple(t.groups, ST_POSITIONS, 0),
     };
     PyObject *out = NULL;
     if (parts[0] && parts[1] && parts[2] && parts[3] && parts[4] && parts[5])
         out = PyTuple_Pack(6, parts[0], parts[1], parts[2], parts[3], parts[4], parts[5]);
     for (int i = 0; i < 6; i++)
         Py_XDECREF(parts[i]);
+    return out;
+}
+
+/* ------------------------------------------------------------------ a hand's plan */
+
+/* bounds.loose_ahead: for each position, the points sure to be left loose among the cards
+ * after it (``free``: cards that may be put aside at no cost). */
+static void
+loose_ahead_c(const int counts[53], const int mask[53], const long rank_points[13], int free, long out[17])
+{
+    memset(out, 0, sizeof(long) * 17);
+    int jokers = 0;
+    for (int i = 0; i < 53; i++)
+        jokers += mask[i] ? counts[i] : 0;
+    int saved = (jokers >= 2 ? jokers : 0) + free;
+    int rank_of[3 * 52];
+    long points_of[3 * 52];
+    int n = 0;
+    for (int i = 0; i < 52; i++) {
+        if (!counts[i] || mask[i] || counts[i] == 3)
+            continue;
+        int suit = i / 13, rank = i % 13 + 1, near = 0;
+        for (int t = 0; t < 4 && !near; t++) /* its rank in another suit */
+            near = t != suit && counts[t * 13 + rank - 1];
+        int places[2] = {rank, rank == 1 ? 14 : rank}; /* (an Ace: both ends) */
+        for (int k = 0; k < 2 && !near; k++) { /* its suit within two places */
+            for (int q = places[k] - 2; q <= places[k] + 2 && !near; q++) {
+                if (q >= 1 && q <= 14 && q != places[0] && q != places[1])
+                    near = counts[suit * 13 + (q - 1) % 13] != 0;
+            }
+        }
+        if (near)
+            continue;
+        for (int k = 0; k < counts[i]; k++) {
+            rank_of[n] = rank;
+            points_of[n++] = rank_points[rank - 1];
+        }
+    }
+    if (n <= saved) /* (the usual case: then none is sure to be loose) */
+        return;
+    for (int p = 0; p < 16; p++) {
+        long after[3 * 52];
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            if (rank_of[k] > p)
+                after[m++] = points_of[k];
+        }
+        for (int a = 1; a < m; a++) { /* (descending: a few cards at most) */
+            long v = after[a];
+            int b = a - 1;
+            for (; b >= 0 && after[b] < v; b--)
+                after[b + 1] = after[b];
+            after[b + 1] = v;
+        }
+        long sum = 0;
+        for (int k = saved; k < m; k++)
+            sum += after[k];
+        out[p] = sum;
+    }
+}
+
+/* A tuple of n longs. */
+static PyObject *
+hp_tuple(const long *values, int n)
+{
+    PyObject *out = PyTuple_New(n);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromLong(values[i]);
+        if (!item) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
+/* A tuple of four rows (a suit each) of n ints (as_bool: of bools); all_true: every one True. */
+static PyObject *
+hp_suits(const SuitTableC t[4], size_t offset, int n, int as_bool, int all_true)
+{
+    int ones[ST_PLACES];
+    for (int i = 0; i < ST_PLACES; i++)
+        ones[i] = 1;
+    PyObject *rows[4];
+    for (int s = 0; s < 4; s++)
+        rows[s] = st_tuple(all_true ? ones : (const int *)((const char *)&t[s] + offset), n, as_bool);
+    PyObject *out = rows[0] && rows[1] && rows[2] && rows[3] ? PyTuple_Pack(4, rows[0], rows[1], rows[2], rows[3]) : NULL;
+    for (int s = 0; s < 4; s++)
+        Py_XDECREF(rows[s]);
+    return out;
+}
+
+/* core.hand_plan(counts, mask, need, joker_groups, max_set, replace, aside, bound): the plan
+ * as a plain tuple of the SweepPlan's fields, in its order. */
+static PyObject *
+hand_plan(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    if (need_configured() < 0)
+        return NULL;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "hand_plan(counts, mask, need, joker_groups, max_set, replace, aside, bound)");
+        return NULL;
+    }
+    PyObject *counts_seq = PySequence_Fast(args[0], "counts: a sequence of 53 counts");
+    PyObject *mask_seq = counts_seq ? PySequence_Fast(args[1], "mask: a sequence of 53 flags") : NULL;
+    PyObject *out = NULL;
+    int counts[53], mask[53];
+    long need, max_set, bound;
+    int joker_groups, replace, aside;
+    if (!mask_seq)
+        goto done;
+    if (PySequence_Fast_GET_SIZE(counts_seq) != 53 || PySequence_Fast_GET_SIZE(mask_seq) != 53) {
+        PyErr_SetString(PyExc_ValueError, "hand_plan: 53 counts and 53 flags");
+        goto done;
+    }
+    for (int i = 0; i < 53; i++) {
+        long n;
+        int flag = PyObject_IsTrue(PySequence_Fast_GET_ITEM(mask_seq, i));
+        if (small_int(PySequence_Fast_GET_ITEM(counts_seq, i), 0, i < 52 ? 3 : 255, "a card's count", &n) < 0 ||
+            flag < 0)
+            goto done;
+        counts[i] = (int)n;
+        mask[i] = flag;
+    }
+    if (small_int(args[2], 0, 63, "need", &need) < 0 || (joker_groups = PyObject_IsTrue(args[3])) < 0 ||
+        small_int(args[4], 3, 4, "max_set", &max_set) < 0 || (replace = PyObject_IsTrue(args[5])) < 0 ||
+        (aside = PyObject_IsTrue(args[6])) < 0 || small_int(args[7], 0, 127, "bound", &bound) < 0)
+        goto done;
+    long rank_points[13], supply_after[16] = {0}, ahead[17] = {0};
+    for (int r = 0; r < 13; r++)
+        rank_points[r] = replace ? 1 : CARD_POINTS[r];
+    /* The cards bought (replace) or put aside (aside: exactly one) at most. */
+    long spend = replace ? bound : aside ? 1 : 0;
+    /* Joker cards still to come after each position (Aces are all decided at position 1). */
+    int joker_cards[53], most_jokers = counts[52];
+    for (int i = 0; i < 53; i++)
+        joker_cards[i] = mask[i] ? counts[i] : 0;
+    for (int i = 0; i < 52; i++)
+        most_jokers += joker_cards[i];
+    for (int p = 13; p > 1; p--)
+        supply_after[p - 1] = supply_after[p] + joker_cards[p - 1] + joker_cards[13 + p - 1] +
+                              joker_cards[26 + p - 1] + joker_cards[39 + p - 1];
+    SuitTableC tables[4];
+    for (int s = 0; s < 4; s++)
+        st_compute(counts + s * 13, &tables[s]);
+    /* At position 1: whether keeping an Ace for a run ending at Ace-high can help (see
+     * core.hand_plan). */
+    int lowest = replace ? 10 : (13 - most_jokers > 10 ? 13 - most_jokers : 10);
+    for (int s = 0; s < 4; s++) {
+        int any = 0;
+        for (int q = lowest; q < 14; q++)
+            any |= tables[s].at[q] != 0;
+        tables[s].reach[1] = any ? 1 : 4;
+    }
+    if (!replace)
+        loose_ahead_c(counts, mask, rank_points, aside ? 1 : 0, ahead);
+    PyObject *pure_left = PyTuple_New(16);
+    if (!pure_left)
+        goto done;
+    for (int p = 0; p < 16; p++) {
+        long most = tables[0].groups[p] + tables[1].groups[p] + tables[2].groups[p] + tables[3].groups[p], row[128];
+        for (long b = 0; b <= spend; b++)
+            row[b] = most;
+        PyObject *item = hp_tuple(row, (int)spend + 1);
+        if (!item) {
+            Py_DECREF(pure_left);
+            goto done;
+        }
+        PyTuple_SET_ITEM(pure_left, p, item);
+    }
+    PyObject *items[20] = {
+        PyLong_FromLong(need),
+        PyLong_FromLong(spend),
+        PyLong_FromLong(bound),
+        PyLong_FromLong(max_set),
+        PyLong_FromLong(0),
+        truth(0),
+        truth(replace),
+        truth(0),
+        truth(aside),
+        truth(joker_groups),
+        st_tuple(mask, 52, 1),
+        hp_tuple(rank_points, 13),
+        hp_tuple(supply_after, 16),
+        hp_tuple(ahead, 17),
+        pure_left,
+        hp_suits(tables, offsetof(SuitTableC, at), ST_PLACES, 0, 0),
+        hp_suits(tables, offsetof(SuitTableC, near), ST_POSITIONS, 1, 0),
+        hp_suits(tables, offsetof(SuitTableC, reach), ST_POSITIONS, 0, 0),
+        hp_suits(tables, offsetof(SuitTableC, pure_ok), ST_POSITIONS, 1, replace),
+        hp_suits(tables, 0, ST_POSITIONS, 1, 1), /* bought_starts: all true (no card bought) */
+    };
+    out = plain_tuple(items, 20); /* (NULL, dropping the rest, if any is NULL) */
+done:
+    Py_XDECREF(counts_seq);
+    Py_XDECREF(mask_seq);
     return out;
 }

@@ -8,12 +8,15 @@ as tuples, and what a sweep reads from the hand as the tuples of a :class:`Sweep
 is the boundary of the native core (``_native.c``, chosen by :mod:`.backend`), which does all
 of it in C — the move rows included, as a twin of :mod:`.moves`, the pool splits, as a twin
 of :mod:`.pools` (``_native_pools.c``), and what a suit's moves at a position depend on
-(:func:`place_at`) — with the same states, entries and order; this
-module stays its twin and the reference the tests compare it with. The quick first pass's
-greedy arrangement is the other part in C: :func:`~.greedy.greedy_arrangement`, re-exported
-here (its twin, in :mod:`.greedy`, on plain ints and tuples too). The rest of the solver —
-which sweeps to run, the tables a sweep precomputes from the hand (``sweep.plan_of``),
-bounds, rebuilding the groups — is Python for both.
+(:func:`place_at`) — with the same states, entries and order; this module stays its twin and
+the reference the tests compare it with. Before a sweep, what it reads of the hand
+(:func:`hand_plan`, which ``sweep.plan_of`` keeps per hand); after it, the groups its
+back-pointers lead to (:func:`rebuild_groups`, which ``rebuild.rebuild`` makes cards of):
+both in C too (``_native_sweep.c``, ``_native_rebuild.c``). The quick first pass's greedy
+arrangement is the other part in C: :func:`~.greedy.greedy_arrangement`, re-exported here
+(its twin, in :mod:`.greedy`, on plain ints and tuples too). The rest of the solver — which
+sweeps to run, bounds, what buying cards changes in a plan, cards and groups — is Python
+for both.
 
 A *stage* maps each packed state reached so far to its *entries*: the Pareto-best
 (joker balance, loose points) pairs reaching it, each with a back-pointer to the state it
@@ -23,11 +26,12 @@ came from (the packed key, the balance there, and the move or split taken), for 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from types import ModuleType
 from typing import NamedTuple
 
-from rummy21.cards import ALL_CARDS
-from rummy21.solver.bounds import groups_after
+from rummy21.cards import ALL_CARDS, JOKER_INDEX
+from rummy21.solver.bounds import RANK_POINTS, groups_after, loose_ahead
 from rummy21.solver.bounds import max_pure_groups as max_pure_groups
 from rummy21.solver.greedy import greedy_arrangement as greedy_arrangement
 from rummy21.solver.moves import Place, RawMove, Role, SuitMove, SweepRow, sweep_moves
@@ -452,6 +456,83 @@ def suit_table(ranks: Sequence[int]) -> SuitTableRow:
     # The most pure groups the cards after each position could still form (an Ace counts at
     # both ends; printed-joker tunnelas were settled at the start).
     return at, line, reach, pure_ok, near, tuple(groups_after(line))
+
+
+ONE_POINT = (1,) * 13
+"""Every card worth one point: the loose cards of :func:`~rummy21.solver.replacements`."""
+_ALL_TRUE = (True,) * 16
+
+
+def hand_plan(
+    counts: Sequence[int],
+    mask: Sequence[bool],
+    need: int,
+    joker_groups: bool,
+    max_set: int,
+    replace: bool,
+    aside: bool,
+    bound: int,
+) -> SweepPlan:
+    """What a sweep reads of the hand (``sweep.plan_of``), as if no card were bought (the
+    sweep adds what buying changes), without Option A: ``bound`` is read only with
+    ``replace``, ``aside``: one card is put aside."""
+    rank_points = ONE_POINT if replace else RANK_POINTS
+    # The cards bought (``replace``) or put aside (``aside``: exactly one) at most.
+    spend = bound if replace else 1 if aside else 0
+    # Joker cards still to come after each position (Aces are all decided at position 1).
+    joker_cards = [n if joker else 0 for n, joker in zip(counts, mask, strict=True)]
+    supply_after = [0] * 16
+    for p in range(13, 1, -1):
+        supply_after[p - 1] = (
+            supply_after[p]
+            + joker_cards[p - 1]
+            + joker_cards[13 + p - 1]
+            + joker_cards[26 + p - 1]
+            + joker_cards[39 + p - 1]
+        )
+    tables = [_suit_table_of(tuple(counts[s * 13 : s * 13 + 13])) for s in range(4)]
+    at, _, reaches, pure_oks, nears, groups = zip(*tables, strict=True)
+    # At position 1: whether keeping an Ace for a run ending at Ace-high can help — only
+    # if a natural card of the suit lies within joker reach of the King, and no lower
+    # than the Ten: in a high run whose Ace is d >= 4 places above the nearest natural
+    # (d - 1 jokers between), the Ace can go low with two of those jokers (A-?-?) and
+    # the rest still makes a run, unless d == 4 and that natural is alone (10-?-?-?-A).
+    most_jokers = counts[JOKER_INDEX] + sum(joker_cards[:JOKER_INDEX])
+    lowest = 10 if replace else max(10, 13 - most_jokers)
+    reach = tuple(
+        (r[0], 1 if any(a[lowest:14]) else 4, *r[2:]) for a, r in zip(at, reaches, strict=True)
+    )
+    ahead = [0] * 17 if replace else loose_ahead(counts, mask, rank_points, 1 if aside else 0)
+    # The most pure groups the cards after each position could still form.
+    pure_left = tuple((a + b + c + d,) * (spend + 1) for a, b, c, d in zip(*groups, strict=True))
+    return SweepPlan(
+        need,
+        spend,
+        bound,
+        max_set,
+        0,
+        False,
+        replace,
+        False,
+        aside,
+        joker_groups,
+        tuple(mask[:JOKER_INDEX]),
+        rank_points,
+        tuple(supply_after),
+        tuple(ahead),
+        pure_left,
+        at,
+        nears,
+        reach,
+        (_ALL_TRUE,) * 4 if replace else pure_oks,
+        (_ALL_TRUE,) * 4,
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_table_of(ranks: tuple[int, ...]) -> SuitTableRow:
+    """:func:`suit_table`, kept (hands share suits)."""
+    return suit_table(ranks)
 
 
 def sweep_positions(layer: Stage, plan: SweepPlan) -> tuple[list[list[Stage | None]], list[Stage]]:

@@ -22,18 +22,13 @@ from rummy21.groups import MAX_SEQUENCE
 from rummy21.ruleset import RuleSet
 from rummy21.solver import backend
 from rummy21.solver.bounds import (
-    RANK_POINTS,
     bought_may_start,
     line_after,
-    loose_ahead,
     pure_within,
 )
 from rummy21.solver.core import Stage, Start, SweepPlan, insert
 from rummy21.solver.packing import MOST_BOUGHT, pack, unpack
 from rummy21.solver.runs import EMPTY
-
-ONE_POINT = (1,) * 13
-"""Every card worth one point: the loose cards of :func:`~rummy21.solver.replacements`."""
 
 
 class Variant(Enum):
@@ -212,73 +207,28 @@ def _hand_plan(
     bound: int,
 ) -> SweepPlan:
     """:func:`plan_of` for a sweep of ``bound`` (read only with :attr:`Variant.REPLACE`'s),
-    without Option A."""
-    replace = variant.replaces
-    buy = variant is Variant.REPLACE_BUYING
-    aside = variant is Variant.PUT_ASIDE
-    rank_points = ONE_POINT if replace else RANK_POINTS
-    # The cards bought (``replace``) or put aside (``aside``: exactly one) at most.
-    spend = bound if replace else 1 if aside else 0
-    # Joker cards still to come after each position (Aces are all decided at position 1).
-    joker_cards = [n if joker else 0 for n, joker in zip(counts, mask, strict=True)]
-    supply_after = [0] * 16
-    for p in range(13, 1, -1):
-        supply_after[p - 1] = (
-            supply_after[p]
-            + joker_cards[p - 1]
-            + joker_cards[13 + p - 1]
-            + joker_cards[26 + p - 1]
-            + joker_cards[39 + p - 1]
+    without Option A: the core in use works it out (:func:`~.core.hand_plan`, or its twin
+    in C), as if no card were bought; buying changes two tables, worked out here."""
+    replace, buy = variant.replaces, variant is Variant.REPLACE_BUYING
+    plan = SweepPlan._make(
+        backend.current().hand_plan(
+            counts, mask, need, joker_groups, max_set, replace, variant is Variant.PUT_ASIDE, bound
         )
+    )
+    if not buy:
+        return plan
     tables = [suit_table(counts[s * 13 : s * 13 + 13]) for s in range(4)]
-    # At position 1: whether keeping an Ace for a run ending at Ace-high can help — only
-    # if a natural card of the suit lies within joker reach of the King, and no lower
-    # than the Ten: in a high run whose Ace is d >= 4 places above the nearest natural
-    # (d - 1 jokers between), the Ace can go low with two of those jokers (A-?-?) and
-    # the rest still makes a run, unless d == 4 and that natural is alone (10-?-?-?-A).
-    most_jokers = counts[JOKER_INDEX] + sum(joker_cards[:JOKER_INDEX])
-    lowest = 10 if replace else max(10, 13 - most_jokers)
-    reach = tuple((t.reach[0], 1 if any(t.at[lowest:14]) else 4, *t.reach[2:]) for t in tables)
-    ahead = [0] * 17 if replace else loose_ahead(counts, mask, rank_points, 1 if aside else 0)
-    # The most pure groups the cards after each position could still form; when buying
-    # cards (at most the bound), by what is left to buy.
-    if buy:
-        pure_bought = [
-            pure_within([line_after(t.at, p) for t in tables], bound, need) for p in range(16)
-        ]
-        pure_left = tuple(
-            tuple(pure_bought[p][bound - b] for b in range(spend + 1)) for p in range(16)
-        )
-    else:
-        pure_left = tuple(
-            (a + b + c + d,) * (spend + 1)
-            for a, b, c, d in zip(*(t.groups_after for t in tables), strict=True)
-        )
-    return SweepPlan(
-        need,
-        spend,
-        bound,
-        max_set,
-        0,
-        False,
-        replace,
-        buy,
-        aside,
-        joker_groups,
-        mask[:JOKER_INDEX],
-        rank_points,
-        tuple(supply_after),
-        tuple(ahead),
-        pure_left,
-        tuple(t.at for t in tables),
-        tuple(t.near for t in tables),
-        reach,
-        (_ALL_TRUE,) * 4 if replace else tuple(t.pure_ok for t in tables),
-        tuple(
-            tuple(bought_may_start(t.line, p, bound) for p in range(16)) if buy else _ALL_TRUE
-            for t in tables
+    # The most pure groups the cards after each position could still form, by what is left
+    # to buy (at most the bound).
+    pure_bought = [
+        pure_within([line_after(t.at, p) for t in tables], bound, need) for p in range(16)
+    ]
+    return plan._replace(
+        buy=True,
+        pure_left=tuple(
+            tuple(pure_bought[p][bound - b] for b in range(plan.spend + 1)) for p in range(16)
+        ),
+        bought_starts=tuple(
+            tuple(bought_may_start(t.line, p, bound) for p in range(16)) for t in tables
         ),
     )
-
-
-_ALL_TRUE = (True,) * 16
