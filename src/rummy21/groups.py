@@ -117,10 +117,16 @@ def _classify(given: tuple[Card, ...], jokers: Jokers, rules: RuleSet) -> Group 
     pure = _pure_sequence(cards)
     if pure is not None:
         return Group(GroupKind.PURE_SEQUENCE, pure)
-    if rules.joker_groups and all(jokers.is_joker(c) for c in cards):
+    mask = jokers.joker_mask
+    naturals = [c for c in cards if not mask[c.index]]
+    if rules.joker_groups and not naturals:
         return Group(GroupKind.JOKER_GROUP, tuple(cards), tuple(cards))
-    sequence = _impure_sequence(cards, jokers)
-    a_set = _set(cards, jokers, rules)
+    # A reading whose natural cards differ in suit (a sequence) or rank (a set) fails, and
+    # its reason would never be given: it is not worked out.
+    one_suit = len({c.index // 13 for c in naturals}) <= 1
+    one_rank = len({c.index % 13 for c in naturals}) <= 1
+    sequence = _impure_sequence(cards, jokers) if one_suit else "(not one suit)"
+    a_set = _set(cards, jokers, rules) if one_rank else "(not one rank)"
     if not isinstance(sequence, str) and not isinstance(a_set, str):
         # Both readings hold: show the one with more natural cards (8S 8S 8H, 8S wild: a set).
         return a_set if len(a_set.jokers) < len(sequence.jokers) else sequence
@@ -128,12 +134,11 @@ def _classify(given: tuple[Card, ...], jokers: Jokers, rules: RuleSet) -> Group 
         return sequence
     if not isinstance(a_set, str):
         return a_set
-    if all(jokers.is_joker(c) for c in cards):
+    if not naturals:
         return "jokers alone do not form a group under these rules"
-    naturals = [c for c in cards if not jokers.is_joker(c)]
-    if len({c.suit for c in naturals}) == 1:
+    if one_suit:
         return sequence
-    if len({c.rank for c in naturals}) == 1:
+    if one_rank:
         return a_set
     return f"neither a sequence nor a set: {format_cards(naturals)} differ in both suit and rank"
 
