@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 _RESET = (
     "import os, signal, sys; "
@@ -20,3 +21,19 @@ def interruptible(module: str, *args: str) -> list[str]:
     to the Ctrl-C the test sends, and they would run on to the end instead (status 0).
     """
     return [sys.executable, "-c", _RESET, module, *args]
+
+
+def live_in_group(group: int) -> list[int]:
+    """The processes of process group ``group`` still running (not zombies), from /proc
+    (none where there is no /proc to read)."""
+    live: list[int] = []
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            state, _, pgrp = stat.rsplit(")", 1)[1].split()[:3]
+            if int(pgrp) == group and state != "Z":
+                live.append(int(entry.name))
+    return live

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from interrupts import interruptible
+from interrupts import interruptible, live_in_group
 from typer.testing import CliRunner
 
 from rummy21.cli import _register, app
@@ -271,24 +271,8 @@ def test_ctrl_c_stops_a_batch_with_workers_quietly() -> None:
     assert status == 130
     assert "Traceback" not in err.result() and "Worker" not in err.result()
     deadline = time.monotonic() + 10  # the workers leave too (none is left running)
-    while (left := _live_in_group(process.pid)) and time.monotonic() < deadline:
+    while (left := live_in_group(process.pid)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not left, f"workers outlived the batch: {left}"
     assert _CHUNK <= len(answers) <= 200
     assert all(json.loads(answer)["value"]["points"] == 20 for answer in answers)
-
-
-def _live_in_group(group: int) -> list[int]:
-    """The processes of process group ``group`` still running (not zombies), from /proc
-    (none where there is no /proc to read)."""
-    live: list[int] = []
-    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            state, _, pgrp = stat.rsplit(")", 1)[1].split()[:3]
-            if int(pgrp) == group and state != "Z":
-                live.append(int(entry.name))
-    return live

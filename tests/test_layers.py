@@ -18,7 +18,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "rummy21"
 LAYERS = [
-    {"cards", "ruleset"},
+    {"cards", "ruleset", "workers"},
     {"jokers"},
     {"groups"},
     {"solver"},

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from interrupts import live_in_group
 from typer.testing import CliRunner, Result
 
 import rummy21.cli.tournament  # noqa: F401  (registers the command)
@@ -178,3 +184,30 @@ def test_a_report_that_cannot_be_written_is_status_74() -> None:
     result = tournament(*FAST, "--deals", "1", "--report", "/dev/full")
     assert result.exit_code == 74
     assert result.stderr == "error: cannot write /dev/full: No space left on device\n"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forked workers (elsewhere they are spawned)")
+def test_workers_do_not_outlive_a_killed_run() -> None:
+    """``kill -9`` of a run with workers (no clean-up possible): the workers leave too,
+    instead of waiting for their next shoe for ever."""
+    command = [sys.executable, "-m", "rummy21.cli", "tournament", "--bots", "random,greedy"]
+    process = subprocess.Popen(
+        [*command, "--players", "2", "--deals", "400", "--seed", "1", "--jobs", "2", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline()  # a shoe is done: the workers are running
+        assert len(live_in_group(process.pid)) >= 3
+        process.kill()
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while (left := live_in_group(process.pid)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not left, f"workers outlived the run: {left}"
+    finally:
+        for pid in live_in_group(process.pid):
+            os.kill(pid, signal.SIGKILL)

@@ -13,12 +13,12 @@ import multiprocessing
 import os
 import signal
 import sys
-import threading
 from collections.abc import Iterable, Iterator
 from typing import NoReturn, TextIO
 
 import typer
 
+from rummy21 import workers
 from rummy21.analysis import Analysis, analyze
 from rummy21.cards import CardError
 from rummy21.cli import EXIT_INTERRUPTED, app
@@ -91,33 +91,6 @@ _CHUNK = 64
 """Lines a worker reads at a time; a batch no longer than this is read in this process."""
 
 
-def _start_worker(lifeline: tuple[int, int] | None) -> None:
-    """A worker's start: Ctrl-C is the main process's to handle (it stops the workers), so a
-    worker ignores it and prints no traceback of its own (it was held back while the worker
-    started). With a ``lifeline`` — the two ends of a pipe whose writing end only the main
-    process keeps open — the worker leaves as soon as the main process is gone, however it
-    went (Ctrl-C, ``kill -9``): the pool may have started a replacement worker meanwhile.
-    Answers it sends after that end it too, quietly (SIGPIPE)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    if lifeline is not None:
-        read_end, write_end = lifeline
-        os.close(write_end)  # (its copy: only the main process's end keeps the pipe open)
-        threading.Thread(target=_leave_with, args=(read_end,), daemon=True).start()
-        # A worker may finish a chunk just after the main process left: sending the answers
-        # then ends it quietly, as a pipeline's writer ends when its reader is gone, rather
-        # than with the pool's traceback of a broken pipe (before the lifeline is read).
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-
-
-def _leave_with(read_end: int) -> None:
-    """Wait for the main process to close its end of the lifeline (it never writes to it),
-    then leave at once."""
-    os.read(read_end, 1)
-    os._exit(0)
-
-
 def _read_chunk(
     lines: list[str | None], rules: RuleSet, with_distance: bool
 ) -> list[tuple[bool, str]]:
@@ -160,14 +133,13 @@ def _batch(
     second = next(chunks, None)
     if second is None:
         return _write(read(first), out)
-    forked = sys.platform == "linux"
-    context = multiprocessing.get_context("fork" if forked else "spawn")
+    context = multiprocessing.get_context(workers.fork_method())
     # Forked workers inherit both ends of the lifeline; this process keeps them open while
     # the pool may start workers (the pool replaces any that dies).
-    lifeline = os.pipe() if forked else None
+    line = workers.lifeline()
     try:
         with _interrupts_held():  # a worker is born deaf to Ctrl-C (its initializer keeps it so)
-            pool = context.Pool(jobs, initializer=_start_worker, initargs=(lifeline,))
+            pool = context.Pool(jobs, initializer=workers.start_worker, initargs=(line,))
         with pool:
             try:
                 return _write(
@@ -179,10 +151,9 @@ def _batch(
                     out,
                 )
             except KeyboardInterrupt:
-                _abandon(out, lifeline is not None)
+                _abandon(out, line is not None)
     finally:
-        for end in lifeline or ():
-            os.close(end)
+        workers.close(line)
 
 
 @contextlib.contextmanager
@@ -207,7 +178,7 @@ def _abandon(out: TextIO, lifeline: bool) -> NoReturn:
     and that thread may be waiting for the next line of a pipe or a terminal that stays open
     (or the interrupt may have come inside the pool's own bookkeeping, leaving a lock taken).
     So the process ends without the interpreter's clean-up, which would wait for the same
-    threads. Forked workers leave by their ``lifeline`` (:func:`_start_worker`) as soon as
+    threads. Forked workers leave by their lifeline (:mod:`rummy21.workers`) as soon as
     this process is gone; they are not killed, for the pool would fork replacements at once,
     while this thread may hold a lock a new process would wait for forever. Spawned workers
     (no lifeline) are killed.
@@ -259,14 +230,6 @@ def _readline(source: TextIO) -> str:
         return source.readline(MAX_LINE + 1)
     except OSError as error:
         raise Unreadable(error.strerror or str(error)) from error
-
-
-def _usable_cores() -> int:
-    """The cores this process may run on (a container or ``taskset`` may allow fewer than
-    the machine has)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
 
 
 def _write(answers: Iterable[tuple[bool, str]], out: TextIO, flush: bool = False) -> int:
@@ -355,7 +318,7 @@ def analyze_command(
                 jobs = 0 if source.seekable() else 1
             try:
                 status = _batch(
-                    source, rule_set, sys.stdout, with_distance, jobs or _usable_cores()
+                    source, rule_set, sys.stdout, with_distance, jobs or workers.usable_cores()
                 )
             except Unreadable as error:  # the answers so far are out: say where it ended
                 _fail(f"stopped reading {batch}: {error}")

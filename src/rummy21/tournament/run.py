@@ -14,9 +14,6 @@ in whatever order; the caller puts them in order. Ray is optional (``pip install
 from __future__ import annotations
 
 import multiprocessing
-import os
-import signal
-import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Literal
@@ -24,6 +21,7 @@ from typing import Any, Literal
 from rummy21.tournament.play import play_shoe
 from rummy21.tournament.records import ShoeRecord
 from rummy21.tournament.settings import Settings
+from rummy21.workers import close, fork_method, lifeline, start_worker, usable_cores
 
 Backend = Literal["local", "ray"]
 BACKENDS: tuple[Backend, ...] = ("local", "ray")
@@ -36,13 +34,6 @@ RAY_MISSING = "the ray backend needs Ray, which is not installed: pip install 'r
 
 class BackendUnavailable(RuntimeError):
     """The backend asked for cannot run here (Ray not installed, no cluster at the address)."""
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (a container or ``taskset`` may allow fewer)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
 
 
 def run_shoes(
@@ -71,9 +62,12 @@ def run_shoes(
 
 
 def _in_processes(settings: Settings, numbers: Sequence[int], workers: int) -> Iterator[ShoeRecord]:
-    method = "fork" if sys.platform == "linux" else "spawn"
+    line = lifeline()  # (workers leave when this process is gone, kill -9 included)
     pool = ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context(method), initializer=_ignore_interrupts
+        workers,
+        mp_context=multiprocessing.get_context(fork_method()),
+        initializer=start_worker,
+        initargs=(line,),
     )
     try:
         # (a few shoes ahead of the workers, not all: an interrupted run stops soon)
@@ -92,11 +86,7 @@ def _in_processes(settings: Settings, numbers: Sequence[int], workers: int) -> I
                     running.add(pool.submit(play_shoe, settings, following))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+        close(line)
 
 
 def _on_ray(
