@@ -1809,6 +1809,23 @@ fail:
     return NULL;
 }
 
+/* The entry of ``key`` with joker balance ``balance`` in ``stage`` (a LookupError if none). */
+static Entry *
+entry_of(StageObject *stage, u128 key, long balance)
+{
+    Py_ssize_t at = stage_find(stage, key);
+    if (at >= 0) {
+        Slot *slot = &stage->slots[at];
+        Entry *e = entries_of(slot);
+        for (int32_t i = 0; i < slot->n; i++) {
+            if (e[i].balance == balance)
+                return &e[i];
+        }
+    }
+    PyErr_Format(PyExc_LookupError, "no entry with balance %ld at that state", balance);
+    return NULL;
+}
+
 /* core.back_of: the back-pointer of ``key``'s entry with joker balance ``balance``. */
 static PyObject *
 back_of(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
@@ -1822,21 +1839,13 @@ back_of(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
     long balance;
     if (!stage || to_u128(args[1], &key) < 0 || small_int(args[2], -BIG, BIG, "balance", &balance) < 0)
         return NULL;
-    Py_ssize_t at = stage_find(stage, key);
-    if (at >= 0) {
-        Slot *slot = &stage->slots[at];
-        Entry *e = entries_of(slot);
-        for (int32_t i = 0; i < slot->n; i++) {
-            if (e[i].balance != balance)
-                continue;
-            if (e[i].flags & START)
-                return Py_NewRef(e[i].obj);
-            PyObject *prev = from_u128(e[i].prev_key);
-            return prev ? Py_BuildValue("(NiO)", prev, (int)e[i].prev_balance, e[i].obj) : NULL;
-        }
-    }
-    PyErr_Format(PyExc_LookupError, "no entry with balance %ld at that state", balance);
-    return NULL;
+    Entry *e = entry_of(stage, key, balance);
+    if (!e)
+        return NULL;
+    if (e->flags & START)
+        return Py_NewRef(e->obj);
+    PyObject *prev = from_u128(e->prev_key);
+    return prev ? Py_BuildValue("(NiO)", prev, (int)e->prev_balance, e->obj) : NULL;
 }
 
 /* core.idle: whether no state has an open run in the suit at ``at_suit``. */

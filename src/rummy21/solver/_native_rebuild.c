@@ -36,24 +36,12 @@ rb_fail(const char *why)
     return -1;
 }
 
-/* The entry of ``key`` with joker balance ``balance`` in ``stage`` (core.back_of). */
+/* The entry of ``key`` with joker balance ``balance`` in the stage ``obj`` (core.back_of). */
 static Entry *
 rb_entry(PyObject *obj, u128 key, long balance)
 {
     StageObject *stage = as_stage(obj);
-    if (!stage)
-        return NULL;
-    Py_ssize_t at = stage_find(stage, key);
-    if (at >= 0) {
-        Slot *slot = &stage->slots[at];
-        Entry *e = entries_of(slot);
-        for (int32_t i = 0; i < slot->n; i++) {
-            if (e[i].balance == balance)
-                return &e[i];
-        }
-    }
-    PyErr_Format(PyExc_LookupError, "no entry with balance %ld at that state", balance);
-    return NULL;
+    return stage ? entry_of(stage, key, balance) : NULL;
 }
 
 static int
