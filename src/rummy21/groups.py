@@ -89,7 +89,7 @@ class Group:
 
 def classify(cards: Sequence[Card], jokers: Jokers, rules: RuleSet) -> Group:
     """The group ``cards`` form, preferring pure kinds; raise :class:`InvalidGroup` if none."""
-    found = _classify(tuple(cards), jokers, rules)
+    found = _classify(tuple(cards), jokers, rules.joker_groups, rules.max_set_size)
     if isinstance(found, str):
         raise InvalidGroup(found)
     return found
@@ -97,13 +97,16 @@ def classify(cards: Sequence[Card], jokers: Jokers, rules: RuleSet) -> Group:
 
 def explain(cards: Sequence[Card], jokers: Jokers, rules: RuleSet) -> str | None:
     """``None`` if ``cards`` form a group, else the reason they do not."""
-    found = _classify(tuple(cards), jokers, rules)
+    found = _classify(tuple(cards), jokers, rules.joker_groups, rules.max_set_size)
     return found if isinstance(found, str) else None
 
 
 @lru_cache(maxsize=1 << 15)
-def _classify(given: tuple[Card, ...], jokers: Jokers, rules: RuleSet) -> Group | str:
-    """Memoised: hands share groups, and every reading shows its groups (values are frozen)."""
+def _classify(
+    given: tuple[Card, ...], jokers: Jokers, joker_groups: bool, max_set: int
+) -> Group | str:
+    """Memoised: hands share groups, and every reading shows its groups (values are frozen).
+    Keyed by the two rules that decide a group (a rule set hashes all of its fields)."""
     cards = list(given)
     n = len(cards)
     if n == 2:
@@ -119,14 +122,14 @@ def _classify(given: tuple[Card, ...], jokers: Jokers, rules: RuleSet) -> Group 
         return Group(GroupKind.PURE_SEQUENCE, pure)
     mask = jokers.joker_mask
     naturals = [c for c in cards if not mask[c.index]]
-    if rules.joker_groups and not naturals:
+    if joker_groups and not naturals:
         return Group(GroupKind.JOKER_GROUP, tuple(cards), tuple(cards))
     # A reading whose natural cards differ in suit (a sequence) or rank (a set) fails, and
     # its reason would never be given: it is not worked out.
     one_suit = len({c.index // 13 for c in naturals}) <= 1
     one_rank = len({c.index % 13 for c in naturals}) <= 1
     sequence = _impure_sequence(cards, jokers) if one_suit else "(not one suit)"
-    a_set = _set(cards, jokers, rules) if one_rank else "(not one rank)"
+    a_set = _set(cards, jokers, max_set) if one_rank else "(not one rank)"
     if not isinstance(sequence, str) and not isinstance(a_set, str):
         # Both readings hold: show the one with more natural cards (8S 8S 8H, 8S wild: a set).
         return a_set if len(a_set.jokers) < len(sequence.jokers) else sequence
@@ -240,7 +243,7 @@ def _impure_sequence(cards: list[Card], jokers: Jokers) -> Group | str:
     return "no card can play as a natural card of the sequence"
 
 
-def _set(cards: list[Card], jokers: Jokers, rules: RuleSet) -> Group | str:
+def _set(cards: list[Card], jokers: Jokers, max_set: int) -> Group | str:
     n = len(cards)
     mask = jokers.joker_mask
     fixed = [c for c in cards if not mask[c.index]]
@@ -249,8 +252,8 @@ def _set(cards: list[Card], jokers: Jokers, rules: RuleSet) -> Group | str:
     ranks = {i % 13 + 1 for i in fixed_indices}
     if len(ranks) > 1:
         return "a set needs one rank: " + format_cards(fixed) + " mix ranks"
-    if n > rules.max_set_size:
-        return f"a set has at most {rules.max_set_size} cards, not {n}"
+    if n > max_set:
+        return f"a set has at most {max_set} cards, not {n}"
     if len(set(fixed_indices)) < len(fixed):
         repeated = [c for c, k in Counter(fixed).items() if k > 1]
         return f"a set needs different suits: {repeated[0]} appears twice"
