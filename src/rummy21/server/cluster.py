@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any, Literal
 
 from rummy21.server import broker as wire
-from rummy21.server import lease, present
+from rummy21.server import lease, present, repository
 from rummy21.server.broker import Broker, Call, Close, Data, End, Open, Out, Reply
 from rummy21.server.connection import Connection
 from rummy21.server.lease import Fence, Holder
@@ -236,7 +236,11 @@ class Cluster:
         room = self.rooms.rooms.get(code)
         if room is not None:
             return room
-        return await Room.open(self.store, self.settings, code)
+        stored = await self.store.read(partial(repository.load_room, code=code))
+        if stored is None:
+            return None
+        # Only read: no repair (that is for the process that runs the room).
+        return await asyncio.to_thread(Room.restore, stored, self.store, self.settings)
 
     # ----------------------------------------------------------------- tick
     async def _tick_forever(self) -> None:
@@ -271,14 +275,16 @@ class Cluster:
 
     async def _check_pipes(self) -> None:
         """Close the relayed connections whose room changed hands or lost its owner."""
-        codes = sorted({p.code for p in self.pipes.values()})
+        # Only the pipes open before the question: one opened meanwhile is not in the answer.
+        pipes = list(self.pipes.values())
+        codes = sorted({p.code for p in pipes})
         if not codes:
             return
         holders = await self.store.read(partial(lease.holders, codes=codes))
-        for pipe in list(self.pipes.values()):
+        for pipe in pipes:
             held = holders.get(pipe.code)
             if held is None or held.epoch != pipe.epoch or held.expired:
-                log.info("room %s: changing hands (%s); its relayed clients reconnect", pipe.code, held)
+                log.info("room %s: changing hands (%s); relayed clients reconnect", pipe.code, held)
                 pipe.conn.stop(MOVED)
 
     async def _check_sessions(self) -> None:
@@ -456,7 +462,7 @@ class Cluster:
         """Forward what the client sends until it goes or nobody runs the room any more."""
         opened = Open(t="open", node=self.node, cid=cid, epoch=held.epoch, address=address[:64])
         if await self.broker.publish(channel, opened) == 0:
-            log.info("room %s: its owner does not listen; the client reconnects", held)
+            log.info("%s: its owner does not listen; the client reconnects", channel)
             conn.stop(MOVED)  # nobody runs it right now: the client comes back shortly
             return
         while not conn.closed:
@@ -468,6 +474,6 @@ class Cluster:
                 t="data", node=self.node, cid=cid, epoch=held.epoch, text=text[: wire.MAX_TEXT]
             )
             if await self.broker.publish(channel, data) == 0:
-                log.info("room %s: its owner stopped listening; the client reconnects", held)
+                log.info("%s: its owner stopped listening; the client reconnects", channel)
                 conn.stop(MOVED)
                 break
