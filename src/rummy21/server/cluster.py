@@ -289,11 +289,12 @@ class Cluster:
 
     async def _check_sessions(self) -> None:
         """End the connections served for relays that no longer live."""
-        nodes = {node for node, _ in self.sessions}
+        sessions = list(self.sessions.items())  # a session opened meanwhile is not judged
+        nodes = {node for (node, _), _ in sessions}
         if not nodes:
             return
         living = await self.broker.alive(nodes)
-        for key, session in list(self.sessions.items()):
+        for key, session in sessions:
             if key[0] not in living:
                 session.queue.put_nowait(None)
 
