@@ -26,7 +26,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
@@ -38,7 +38,7 @@ from rummy21.server.connection import Connection
 from rummy21.server.lease import Fence, Holder
 from rummy21.server.model import RoomConfig, RoomError, Settings
 from rummy21.server.room import Room, Rooms
-from rummy21.server.session import GuessLimiter, serve
+from rummy21.server.session import GuessLimiter, Receive, serve
 from rummy21.server.store import Store
 
 log = logging.getLogger("rummy21.server.cluster")
@@ -49,8 +49,6 @@ browser reconnects by itself."""
 CALL_SECONDS = 10.0
 SWEEP = 64
 """At most this many rooms taken over a tick."""
-
-Receive = Callable[[float | None], Awaitable[str | bytes | None]]
 
 
 def new_node() -> str:
