@@ -210,7 +210,8 @@ rb_split(Rebuild *rb, PyObject *split, int rank)
         for (Py_ssize_t j = 0; j < n && !bad; j++) {
             long s;
             bad = small_int(PyTuple_GET_ITEM(suits, j), 0, 3, "a set's suit", &s) < 0;
-            members[j] = (int8_t)(s * 13 + rank - 1);
+            if (!bad)
+                members[j] = (int8_t)(s * 13 + rank - 1);
         }
         for (long j = 0; j < jokers && !bad; j++)
             members[n + j] = -1;
