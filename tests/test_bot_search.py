@@ -18,6 +18,7 @@ from rummy21.bots.determinize import sample_world
 from rummy21.bots.tracking import read_public
 from rummy21.cards import Card, canonical_shoe
 from rummy21.game import Discard, Draw, Source, Table
+from rummy21.game.actions import Action
 from rummy21.ruleset import RuleSet
 from rummy21.tournament.run import run_shoes
 from rummy21.tournament.settings import Settings
@@ -157,3 +158,27 @@ def test_search_worlds_is_a_bot_name_with_its_own_budget() -> None:
     settings = Settings(("search:6", "expert"), players=2, deals=1, seed=1, turn_limit=20)
     summary = summarize(settings, run_shoes(settings, range(1), jobs=1))
     assert {b.label for b in summary.bots} == {"search:6", "expert"}
+
+
+def test_search_leaves_the_experts_move_only_on_evidence() -> None:
+    """An alternative replaces the expert's choice only when its paired difference over the
+    same worlds is below zero by more than ``margin`` standard errors; then the best such."""
+    expert, a, b = (Discard(Card.parse(t)) for t in ("KS", "QS", "JS"))
+    bot = SearchBot(margin=1.0)
+    # a is better on average, but by luck: far better in one world, worse in another.
+    noisy: dict[Action, list[float]] = {
+        expert: [10.0] * 8,
+        a: [10.0] * 6 + [-30.0, 20.0],
+        b: [10.0] * 8,
+    }
+    assert bot._best([expert, a, b], noisy) == expert
+    # a is better in every world by about 5: it is taken; b better still, so b.
+    clear: dict[Action, list[float]] = {expert: [10.0] * 8, a: [5.0, 4.0] * 4, b: [1.0, 2.0] * 4}
+    assert bot._best([expert, a, b], clear) == b
+    # With margin 0 any lower mean wins, as the bot played before the margin.
+    assert SearchBot(margin=0.0)._best([expert, a, b], noisy) == a
+    # A fixed cost (feeding the next player) counts against the candidate.
+    assert bot._best([expert, b], clear, {b: 20.0}) == expert
+    # No world scored within the budget: the expert's move.
+    nothing: dict[Action, list[float]] = {expert: [], a: []}
+    assert bot._best([expert, a], nothing) == expert

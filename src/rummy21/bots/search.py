@@ -13,8 +13,11 @@ penalty it holds (read by the engine); declaring wins ``loser_points`` from each
 seat (what a loser paid on average in the expert's tournaments, value cards included); a
 playout that does not end costs the penalty left. Winning is worth far more than a few
 penalty points (a winner took +249 a deal, a loser paid −83, in 4-seat tournaments), so the
-bot plays for the draws that declare. The candidate with the lowest mean wins; ties go to
-the expert's own choice.
+bot plays for the draws that declare. The expert's own choice stands unless another
+candidate does better in the same worlds by more than ``margin`` standard errors of the
+paired difference (then the best of those): with a few dozen worlds the lowest mean is often
+only the luckiest, and following it would throw away the expert's judgment on the moves the
+worlds cannot tell apart.
 
 * **Discard**: the expert's choice and the ``width - 1`` other non-joker cards that leave
   the lowest penalty now. A valid declaration is always taken (the expert's finish).
@@ -120,12 +123,14 @@ class SearchBot:
         feed: float = 3.0,
         budget_s: float | None = None,
         search_draws: bool = True,
+        margin: float = 1.0,
     ) -> None:
         self.samples, self.seed, self.horizon, self.width = samples, seed or 0, horizon, width
         self.feed = feed
         self.budget_s = samples / DEFAULT_SAMPLES if budget_s is None else budget_s
         self.hazard, self.loser_points = hazard, loser_points
         self.search_draws = search_draws
+        self.margin = margin
         self.expert = ExpertBot()
 
     # -- playouts -------------------------------------------------------------------------
@@ -165,20 +170,18 @@ class SearchBot:
     def _active(self, view: View) -> int:
         return sum(1 for s in view.seats if s.standing is Standing.ACTIVE)
 
-    def _evaluate(self, view: View, starts: dict[Action, Start]) -> dict[Action, float]:
-        """Mean playout score of each candidate over the same worlds; sampling stops early
-        only past ``budget_s``."""
+    def _evaluate(self, view: View, starts: dict[Action, Start]) -> dict[Action, list[float]]:
+        """Each candidate's playout scores, one per world, over the same worlds; sampling
+        stops early only past ``budget_s``."""
         clock = time.thread_time()
         step = self._active(view)
-        totals = dict.fromkeys(starts, 0.0)
-        done = 0
+        scores: dict[Action, list[float]] = {a: [] for a in starts}
         for world in self._worlds(view):
             for action, start in starts.items():
-                totals[action] += self._playout(start, world, step, view)
-            done += 1
+                scores[action].append(self._playout(start, world, step, view))
             if time.thread_time() - clock > self.budget_s:
                 break
-        return {a: t / max(1, done) for a, t in totals.items()}
+        return scores
 
     # -- decisions ------------------------------------------------------------------------
 
@@ -205,12 +208,13 @@ class SearchBot:
             starts[candidate] = Start(after, points, step - 1, self.horizon)
         scores = self._evaluate(view, starts)
         nxt = next_active(view)
+        extra: dict[Action, float] = {}
         if nxt is not None and self.feed:
             public = read_public(view)
             for candidate in scores:
                 assert isinstance(candidate, Discard)
-                scores[candidate] += self.feed * public.fed(nxt, candidate.card.index)
-        return self._best(candidates, scores)
+                extra[candidate] = self.feed * public.fed(nxt, candidate.card.index)
+        return self._best(candidates, scores, extra)
 
     def _draw(self, view: View, fallback: Action) -> Action:
         top = view.top
@@ -236,14 +240,39 @@ class SearchBot:
         order = [fallback, *(a for a in both if a != fallback)]
         return self._best(order, self._evaluate(view, {a: both[a] for a in order}))
 
-    @staticmethod
-    def _best(order: Sequence[Action], scores: dict[Action, float]) -> Action:
-        """The candidate with the lowest score, the earlier on ties; the first (the expert's
-        choice) when none was scored within the budget."""
-        scored = [a for a in order if a in scores]
-        if not scored:
-            return order[0]
-        return min(scored, key=lambda a: (scores[a], order.index(a)))
+    def _best(
+        self,
+        order: Sequence[Action],
+        scores: dict[Action, list[float]],
+        extra: dict[Action, float] | None = None,
+    ) -> Action:
+        """The expert's choice (``order[0]``) unless another candidate does better in the
+        same worlds by more than ``margin`` standard errors of their paired difference (the
+        lowest mean difference among those; the earlier on ties). ``extra`` adds a fixed
+        cost to a candidate (feeding the next player).
+
+        Playouts are noisy: with a few dozen worlds the lowest mean is often the luckiest,
+        not the best, and a bot that follows it throws away the expert's judgment on the
+        moves where the worlds cannot tell the candidates apart. Deviating only on evidence
+        keeps the expert's move there and still takes the clearly better ones."""
+        base = order[0]
+        cost = extra or {}
+        mine = scores.get(base, [])
+        best, best_mean = base, 0.0
+        for action in order[1:]:
+            theirs = scores.get(action, [])
+            n = min(len(mine), len(theirs))
+            if n == 0:
+                continue
+            shift = cost.get(action, 0.0) - cost.get(base, 0.0)
+            diffs = [theirs[w] - mine[w] + shift for w in range(n)]
+            mean = sum(diffs) / n
+            spread = (
+                (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 / n**0.5 if n > 1 else 0.0
+            )
+            if mean < -self.margin * spread and mean < best_mean:
+                best, best_mean = action, mean
+        return best
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         fallback = self.expert.choose(view, legal_actions)
