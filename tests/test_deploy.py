@@ -12,11 +12,11 @@ import os
 import shutil
 import socket
 import subprocess
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from serving import fresh_database
 
 POSTGRES = os.environ.get("RUMMY21_TEST_POSTGRES")
 REDIS = os.environ.get("RUMMY21_TEST_REDIS")
@@ -27,7 +27,7 @@ pytestmark = [
     ),
     pytest.mark.skipif(NGINX is None, reason="nginx is not installed"),
 ]
-sqlalchemy = pytest.importorskip("sqlalchemy")
+pytest.importorskip("sqlalchemy")
 pytest.importorskip("redis")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,14 +54,8 @@ def three_free_ports() -> int:
 @pytest.fixture()
 def database() -> Iterator[str]:
     assert POSTGRES is not None
-    name = f"rummy21_{uuid.uuid4().hex[:12]}"
-    admin = sqlalchemy.create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
-    yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    with admin.connect() as conn:
-        conn.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    with fresh_database(POSTGRES) as url:
+        yield url
 
 
 def test_two_servers_behind_nginx_lose_nothing_when_one_dies(database: str) -> None:

@@ -12,9 +12,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -23,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import serving
+from serving import fresh_database
 
 POSTGRES = os.environ.get("RUMMY21_TEST_POSTGRES")
 REDIS = os.environ.get("RUMMY21_TEST_REDIS")
@@ -35,98 +34,29 @@ httpx = pytest.importorskip("httpx")
 sync_client = pytest.importorskip("websockets.sync.client")
 sqlalchemy = pytest.importorskip("sqlalchemy")
 
-SERVE = "from rummy21.cli import main; main()"
 LEASE = 1.0
 """Short leases keep the tests fast: a dead owner's tables move within about 1.5 s."""
 WAIT = 30.0
 """A generous bound on anything that should take a few seconds."""
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture()
 def database() -> Iterator[str]:
     """A fresh database on the server of ``RUMMY21_TEST_POSTGRES``."""
     assert POSTGRES is not None
-    name = f"rummy21_{uuid.uuid4().hex[:12]}"
-    admin = sqlalchemy.create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
-    yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    with admin.connect() as conn:
-        conn.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    with fresh_database(POSTGRES) as url:
+        yield url
 
 
-class Server:
-    """One ``rummy21 serve --broker`` process."""
+class Server(serving.Server):
+    """One ``rummy21 serve --broker`` process, node ``name``."""
 
     def __init__(self, db: str, log: Path, name: str, *extra: str) -> None:
-        self.port = free_port()
         self.name = name
-        self.log = log
-        out = log.open("ab")
         assert REDIS is not None
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                SERVE,
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--db",
-                db,
-                "--broker",
-                REDIS,
-                "--lease-seconds",
-                str(LEASE),
-                "--node",
-                name,
-                "--bot-delay",
-                "0",
-                "--next-deal",
-                "0",
-                "--log-level",
-                "info",
-                *extra,
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"the server exited: {log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.process.kill()
-        raise AssertionError("the server did not come up")
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGCONT)
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        args = ["--db", db, "--broker", REDIS, "--lease-seconds", str(LEASE), "--node", name]
+        args += ["--bot-delay", "0", "--next-deal", "0", "--log-level", "info", *extra]
+        super().__init__(args, log, wait=WAIT)
 
 
 @pytest.fixture()

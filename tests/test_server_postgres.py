@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import random
-import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,6 +16,7 @@ import pytest
 URL = os.environ.get("RUMMY21_TEST_POSTGRES")
 pytestmark = pytest.mark.skipif(not URL, reason="RUMMY21_TEST_POSTGRES is not set")
 
+from serving import fresh_database  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from test_server_helpers import Seat, create_table  # noqa: E402
 
@@ -30,17 +31,11 @@ SETTINGS: dict[str, Any] = {
 
 
 @pytest.fixture()
-def database() -> str:
+def database() -> Iterator[str]:
     """A fresh schema-less database per test: a new database on the server of ``URL``."""
-    import sqlalchemy
-
     assert URL is not None
-    name = f"rummy21_{uuid.uuid4().hex[:12]}"
-    admin = sqlalchemy.create_engine(URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    return URL.rsplit("/", 1)[0] + "/" + name
+    with fresh_database(URL) as url:
+        yield url
 
 
 def test_a_deal_is_played_stored_and_rebuilt(database: str) -> None:

@@ -5,67 +5,23 @@ the deal goes on from exactly the same state."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import Server, free_port
 
 pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 sync_client = pytest.importorskip("websockets.sync.client")
 
-SERVE = "from rummy21.cli import main; main()"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
 
 def start(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
-    out = log.open("ab")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            SERVE,
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            f"sqlite:///{db}",
-            "--bot-delay",
-            "0",
-            "--next-deal",
-            "0",
-            "--log-level",
-            "warning",
-        ],
-        stdout=out,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"the server exited: {log.read_text()[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).json() == {"status": "ok"}:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError("the server did not come up")
+    """A server on ``port`` and the SQLite file ``db``, up."""
+    args = ["--db", f"sqlite:///{db}", "--bot-delay", "0", "--next-deal", "0"]
+    return Server([*args, "--log-level", "warning"], log, wait=30, port=port).process
 
 
 class Client:
