@@ -36,19 +36,20 @@ import os
 import random
 import signal
 import statistics
-import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import sqlalchemy
-from bench_server import HOST, Player, free_port, percentile
 from websockets.asyncio.client import ClientConnection, connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the serving helpers
+
+from bench_server import HOST, Player, percentile
+from serving import Server, fresh_database
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -63,74 +64,13 @@ def load_average() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-@contextmanager
-def fresh_database(url: str) -> Iterator[str]:
-    name = f"rummy21_bench_{uuid.uuid4().hex[:10]}"
-    admin = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-class Server:
-    """One ``rummy21 serve`` process on 127.0.0.1 (with ``broker``: one of many)."""
-
-    def __init__(
-        self, db: str, broker: str | None, bot_delay: float, lease: float, log: Path
-    ) -> None:
-        self.port = free_port()
-        self.node = f"bench-{uuid.uuid4().hex[:8]}"
-        args = [
-            sys.executable,
-            "-c",
-            "from rummy21.cli import main; main()",
-            "serve",
-            "--host",
-            HOST,
-            "--port",
-            str(self.port),
-            "--db",
-            db,
-            "--bot-delay",
-            str(bot_delay),
-            "--next-deal",
-            "0",
-            "--log-level",
-            "warning",
-        ]
-        if broker is not None:
-            args += ["--broker", broker, "--lease-seconds", str(lease), "--node", self.node]
-        with log.open("ab") as out:
-            self.process = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise SystemExit(f"a server exited: {log.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.process.kill()
-        raise SystemExit("a server did not start")
-
-    @property
-    def url(self) -> str:
-        return f"http://{HOST}:{self.port}"
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+def start(db: str, broker: str | None, bot_delay: float, lease: float, log: Path) -> Server:
+    """One ``rummy21 serve`` process on 127.0.0.1 (with ``broker``: one of many), up."""
+    args = ["--db", db, "--bot-delay", str(bot_delay), "--next-deal", "0", "--log-level", "warning"]
+    if broker is not None:
+        node = f"bench-{uuid.uuid4().hex[:8]}"
+        args += ["--broker", broker, "--lease-seconds", str(lease), "--node", node]
+    return Server(args, log, wait=60, error=SystemExit)
 
 
 async def make_tables(
@@ -167,9 +107,9 @@ async def load(
 ) -> dict[str, Any]:
     """One set-up of the load test: see the module docstring (``relay``: each player connects
     to either process at random; else to the process that runs its table)."""
-    with fresh_database(args.db) as db:
+    with fresh_database(args.db, "rummy21_bench_") as db:
         servers = [
-            Server(db, broker, args.bot_delay, args.lease_seconds, log) for _ in range(processes)
+            start(db, broker, args.bot_delay, args.lease_seconds, log) for _ in range(processes)
         ]
         try:
             tables = await make_tables(servers, args.tables)
@@ -195,7 +135,7 @@ async def load(
             loadavg = load_average()
         finally:
             for server in servers:
-                server.stop()
+                server.stop(grace=20)
     failures = [r for r in results if isinstance(r, BaseException)]
     rtts = [r for p in players for r in p.rtts]
     if not rtts:
@@ -306,9 +246,9 @@ async def failover(args: argparse.Namespace, log: Path) -> dict[str, Any]:
     """The fail-over rounds: see the module docstring."""
     seconds: list[float] = []
     lost = 0
-    with fresh_database(args.db) as db:
+    with fresh_database(args.db, "rummy21_bench_") as db:
         servers = [
-            Server(db, args.broker, args.bot_delay, args.lease_seconds, log) for _ in range(2)
+            start(db, args.broker, args.bot_delay, args.lease_seconds, log) for _ in range(2)
         ]
         codes = []
         try:
@@ -340,13 +280,13 @@ async def failover(args: argparse.Namespace, log: Path) -> dict[str, Any]:
                 seconds.append(time.monotonic() - killed)
                 lost += missing(db, code, player.acked)
                 await player.ws.close()
-                servers[round_ % 2] = Server(
+                servers[round_ % 2] = start(
                     db, args.broker, args.bot_delay, args.lease_seconds, log
                 )
             epochs = owners_per_epoch(db, codes)
         finally:
             for server in servers:
-                server.stop()
+                server.stop(grace=20)
     return {
         "kills": args.kills,
         "lease_s": args.lease_seconds,

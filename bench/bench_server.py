@@ -18,10 +18,7 @@ import asyncio
 import json
 import os
 import random
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,14 +28,11 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the serving helpers
+
+from serving import Server
+
 HOST = "127.0.0.1"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def rss_kib(pid: int) -> int:
@@ -48,38 +42,10 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def start_server(port: int, db: Path, bot_delay: float) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from rummy21.cli import main; main()",
-            "serve",
-            "--host",
-            HOST,
-            "--port",
-            str(port),
-            "--db",
-            f"sqlite:///{db}",
-            "--bot-delay",
-            str(bot_delay),
-            "--next-deal",
-            "0",
-            "--log-level",
-            "warning",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://{HOST}:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start")
+def start_server(db: Path, bot_delay: float) -> Server:
+    """The server on a free port and the SQLite file ``db``, up (its output discarded)."""
+    args = ["--db", f"sqlite:///{db}", "--bot-delay", str(bot_delay), "--next-deal", "0"]
+    return Server([*args, "--log-level", "warning"], Path(os.devnull), wait=30, error=SystemExit)
 
 
 class Player:
@@ -156,14 +122,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(port, Path(folder) / "bench.sqlite3", args.bot_delay)
+        server = start_server(Path(folder) / "bench.sqlite3", args.bot_delay)
+        port = server.port
         try:
             base = f"http://{HOST}:{port}"
             async with httpx.AsyncClient(base_url=base, timeout=30) as http:
                 await http.get("/healthz")
-                rss_empty = rss_kib(server.pid)
+                rss_empty = rss_kib(server.process.pid)
                 tokens = []
                 for i in range(args.tables):
                     made = (
@@ -178,7 +144,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                         )
                     ).json()
                     tokens.append((made["code"], made["token"]))
-            rss_tables = rss_kib(server.pid)
+            rss_tables = rss_kib(server.process.pid)
             stop_at = time.monotonic() + args.seconds
             rng = random.Random(args.seed)
             players = [
@@ -194,14 +160,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             started = time.monotonic()
             results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
             elapsed = time.monotonic() - started
-            rss_playing = rss_kib(server.pid)
+            rss_playing = rss_kib(server.process.pid)
             failures = [r for r in results if isinstance(r, BaseException)]
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            server.stop()
     rtts = [r for p in players for r in p.rtts]
     if not rtts:
         raise SystemExit(f"no action completed ({failures[:3]})")
