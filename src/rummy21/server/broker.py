@@ -159,6 +159,18 @@ def alive_key(node: str) -> str:
     return f"{PREFIX}alive:{node}"
 
 
+async def cancel_all(tasks: Iterable[asyncio.Task[Any] | None]) -> None:
+    """Cancel each task (``None``: no task) and wait for it to end, whatever it raised."""
+    for task in tasks:
+        if task is None:
+            continue
+        task.cancel()
+        try:
+            await task
+        except BaseException:
+            pass
+
+
 Handler = Callable[[str, Open | Data | Close | Call | Out | End | Reply], None]
 """Called with each envelope this process receives and the channel it came on."""
 
@@ -190,14 +202,7 @@ class Broker:
         self._sender = asyncio.create_task(self._send(), name="rummy21-broker-out")
 
     async def close(self) -> None:
-        for task in (self._reader, self._sender):
-            if task is None:
-                continue
-            task.cancel()
-            try:
-                await task
-            except BaseException:
-                pass
+        await cancel_all((self._reader, self._sender))
         try:
             await self.client.delete(alive_key(self.node))
         except Exception:

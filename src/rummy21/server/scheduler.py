@@ -32,6 +32,7 @@ from typing import Any, Protocol
 from rummy21.bots import make_bot
 from rummy21.game.actions import Action
 from rummy21.game.view import View
+from rummy21.server.broker import cancel_all
 from rummy21.server.model import RoomError, Settings
 
 log = logging.getLogger("rummy21.server")
@@ -207,14 +208,7 @@ class Scheduler:
     async def close(self) -> None:
         """Stop every clock and background step."""
         self._closed = True
-        for task in [self.task, *self._side]:
-            if task is None:
-                continue
-            task.cancel()
-            try:
-                await task
-            except BaseException:
-                pass
+        await cancel_all([self.task, *self._side])
 
     async def _run(
         self, job: Callable[[Due, int], Coroutine[Any, Any, None]], due: Due, version: int
