@@ -11,7 +11,6 @@ import hashlib
 import json
 import os
 import random
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +25,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from serving import fresh_database
 from starlette.testclient import TestClient
 from test_server_helpers import Seat
 
@@ -106,16 +106,8 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         return
     if not POSTGRES:
         pytest.skip("RUMMY21_TEST_POSTGRES is not set")
-    name = f"rummy21_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with fresh_database(POSTGRES) as database:
+        yield database
 
 
 def schema_differences(engine: sa.Engine, wanted: sa.MetaData) -> list[Any]:
