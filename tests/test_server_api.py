@@ -63,7 +63,22 @@ def test_create_a_table_and_read_its_lobby(client: TestClient) -> None:
     assert info["rules"] == "adda52" and info["point_value"] == "0.25"
     assert [s["taken"] for s in info["seats"]] == [True, False, True]
     assert info["seats"][0]["name"] == "Ann" and info["seats"][2]["bot"] == "greedy"
+    assert [s["level"] for s in info["seats"]] == [None, None, "Medium"]
     assert "token" not in str(info) and made["token"] not in str(info)
+
+
+def test_the_bots_a_seat_may_get_are_listed_by_level(client: TestClient) -> None:
+    """The lobby's choices come from the server, weakest first, named as players see them;
+    each is a bot a table accepts."""
+    listed = client.get("/api/bots").json()["bots"]
+    assert listed == [
+        {"name": "random", "level": "Easy"},
+        {"name": "greedy", "level": "Medium"},
+        {"name": "expert", "level": "Hard"},
+        {"name": "search", "level": "Master"},
+    ]
+    for bot in listed:
+        assert create_table(client, ["human", bot["name"]])["seat"] == 0
 
 
 def test_joining_fills_the_table_and_starts_the_deal(client: TestClient) -> None:

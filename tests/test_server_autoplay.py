@@ -129,7 +129,7 @@ def test_reconnecting_ends_autoplay_and_tells_the_player(tmp_path: Path) -> None
                 bob = Seat(ws1)
                 notice, state = hello_with_notice(bob, joined["token"])
                 assert (
-                    notice["text"] == "A greedy bot played for you while you were away (2 turns)."
+                    notice["text"] == "The Medium bot played for you while you were away (2 turns)."
                 )
                 assert state["room"]["seats"][1]["autoplay"] is None
                 assert state["room"]["seats"][1]["connected"] is True
@@ -166,7 +166,7 @@ def test_autoplay_survives_a_restart(tmp_path: Path) -> None:
             with client.websocket_connect(f"/ws/{code}") as ws1:
                 notice, state = hello_with_notice(Seat(ws1), joined["token"])
                 # The count of its turns is not kept across the restart.
-                assert notice["text"] == "A random bot played for you while you were away."
+                assert notice["text"] == "The Easy bot played for you while you were away."
                 assert state["room"]["seats"][1]["autoplay"] is None
                 assert stored_bot(tmp_path, code, 1) == ("human", None)
 

@@ -25,6 +25,32 @@ from rummy21.bots.search import SearchBot, search_with_worlds
 
 BOT_NAMES = ("expert", "greedy", "random", "search")
 
+LEVELS: dict[str, str] = {
+    "random": "Easy",
+    "greedy": "Medium",
+    "expert": "Hard",
+    "search": "Master",
+}
+"""What a player is shown for each bot, weakest first (the ladder's order): the lobby's
+choices, a bot seat's badge and the notice of a bot that played for an absent player all
+read it here."""
+
+
+def level_of(name: str) -> str:
+    """The level a player is shown for the bot ``name`` (a ``KIND:ARGUMENT`` name: its kind's
+    level and the argument; a kind with no level: its name).
+
+    >>> level_of("expert"), level_of("search:96"), level_of("rl:policy.zip")
+    ('Hard', 'Master (96 worlds)', 'rl:policy.zip')
+    """
+    kind, sep, argument = name.partition(":")
+    level = LEVELS.get(kind)
+    if level is None:
+        return name
+    if sep and kind == "search":
+        return f"{level} ({argument} worlds)"
+    return level if not sep else f"{level} ({argument})"
+
 
 BotKind = Callable[[str, int | None], Bot]
 """Makes a bot from the argument of its name (``rl:policy.zip`` -> ``"policy.zip"``) and a
@@ -122,6 +148,7 @@ __all__ = [
     "BOT_KINDS",
     "BOT_NAMES",
     "DEFAULT_TURN_LIMIT",
+    "LEVELS",
     "Bot",
     "ExpertBot",
     "GreedyBot",
@@ -131,6 +158,7 @@ __all__ = [
     "SearchBot",
     "best_release",
     "check_bot_name",
+    "level_of",
     "make_bot",
     "make_bots",
     "parse_bot_names",

@@ -34,7 +34,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -42,11 +42,19 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rummy21.bots import LEVELS, level_of
 from rummy21.server import present, repository
 from rummy21.server.cluster import MOVED, Cluster
 from rummy21.server.connection import Connection
 from rummy21.server.lease import Holder
-from rummy21.server.model import RoomConfig, RoomError, RoomStatus, Settings, TableFactory
+from rummy21.server.model import (
+    BotName,
+    RoomConfig,
+    RoomError,
+    RoomStatus,
+    Settings,
+    TableFactory,
+)
 from rummy21.server.protocol import (
     CreateTable,
     JoinTable,
@@ -252,6 +260,12 @@ def create_app(
         return {"status": "ok"}
 
     # -------------------------------------------------------------------- API
+    @app.get("/api/bots")
+    async def bots() -> dict[str, Any]:
+        """The bots a seat may be given, weakest first, with the level players are shown."""
+        names = sorted(get_args(BotName), key=list(LEVELS).index)
+        return {"bots": [{"name": name, "level": level_of(name)} for name in names]}
+
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         if body.seed is not None and not settings.allow_seed:

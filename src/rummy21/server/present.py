@@ -22,6 +22,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from rummy21.analysis import check_layout
+from rummy21.bots import level_of
 from rummy21.bots.advice import advise, layout_of
 from rummy21.cards import ALL_CARDS, Card, CardError, MissingCard, counts_of, without
 from rummy21.game.events import Declared
@@ -436,6 +437,7 @@ def room_info(room: Room) -> dict[str, Any]:
                 "taken": s.taken,
                 "connected": s.kind is SeatKind.BOT or room.connected(s.seat),
                 "autoplay": s.autoplay,
+                "level": level_of(s.bot) if s.bot else None,
             }
             for s in room.slots
         ],
@@ -469,23 +471,24 @@ def summary_dict(summary: DealSummary) -> dict[str, Any]:
 
 
 def away_notice(bot: str, turns: int | None) -> str:
-    """What a player who comes back is told about the bot that played for it (``turns``:
-    how many turns it played, ``None`` if not known: the server restarted meanwhile).
+    """What a player who comes back is told about the bot that played for it, named by its
+    level as the lobby names it (``turns``: how many turns it played, ``None`` if not known:
+    the server restarted meanwhile).
 
     >>> away_notice("greedy", 3)
-    'A greedy bot played for you while you were away (3 turns).'
+    'The Medium bot played for you while you were away (3 turns).'
     >>> away_notice("random", 1)
-    'A random bot played for you while you were away (1 turn).'
+    'The Easy bot played for you while you were away (1 turn).'
     >>> away_notice("greedy", 0)
-    'A greedy bot was playing for you while you were away; it has not had a turn yet.'
+    'The Medium bot was playing for you while you were away; it has not had a turn yet.'
     >>> away_notice("random", None)
-    'A random bot played for you while you were away.'
+    'The Easy bot played for you while you were away.'
     >>> away_notice("expert", 2)
-    'An expert bot played for you while you were away (2 turns).'
+    'The Hard bot played for you while you were away (2 turns).'
     """
-    a = "An" if bot[:1].lower() in "aeiou" else "A"
+    who = f"The {level_of(bot)} bot"
     if turns is None:
-        return f"{a} {bot} bot played for you while you were away."
+        return f"{who} played for you while you were away."
     if turns == 0:
-        return f"{a} {bot} bot was playing for you while you were away; it has not had a turn yet."
-    return f"{a} {bot} bot played for you while you were away ({turns} turn{'s' * (turns != 1)})."
+        return f"{who} was playing for you while you were away; it has not had a turn yet."
+    return f"{who} played for you while you were away ({turns} turn{'s' * (turns != 1)})."

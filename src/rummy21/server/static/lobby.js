@@ -4,9 +4,28 @@ import { api, cardEl, el, mySeats, setSeat } from "/static/cards.js";
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "rummy21:name";
 
+// The bots a seat may be given, weakest first, with their levels (GET /api/bots): the
+// server names them, so the lobby, the table's badges and its notices say the same.
+let bots = null;
+
+async function loadBots() {
+  try {
+    bots = (await api("/api/bots")).bots;
+  } catch (error) {
+    bots = [];
+    showError("create-error", `Could not load the bots: ${error.message}`);
+  }
+  seatChoices();
+  $("create-btn").disabled = false;
+}
+
 function seatChoices() {
   const n = Number($("c-players").value);
   const box = $("seat-choices");
+  if (bots === null) {
+    box.replaceChildren(el("p", { class: "muted" }, "Loading the bots…"));
+    return;
+  }
   const previous = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren();
   box.append(el("div", { class: "seat-choice" }, el("span", {}, "Seat 1"), el("b", {}, "You")));
@@ -14,10 +33,7 @@ function seatChoices() {
     const select = el(
       "select",
       { "aria-label": `Seat ${seat + 1}`, name: `seat${seat}` },
-      el("option", { value: "random" }, "Easy bot"),
-      el("option", { value: "greedy" }, "Medium bot"),
-      el("option", { value: "expert" }, "Hard bot"),
-      el("option", { value: "search" }, "Master bot"),
+      ...bots.map((bot) => el("option", { value: bot.name }, `${bot.level} bot`)),
       el("option", { value: "human" }, "Open seat (a friend)"),
     );
     select.value = previous[seat - 1] || "greedy";
@@ -100,6 +116,8 @@ $("c-name").value = remembered;
 $("j-name").value = remembered;
 const wanted = new URLSearchParams(location.search).get("join");
 if (wanted) $("j-code").value = wanted.toUpperCase();
+$("create-btn").disabled = true;
 seatChoices();
+loadBots();
 listMine();
 fan();

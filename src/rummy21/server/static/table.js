@@ -358,12 +358,12 @@ function avatar(name, { turn = false, timed = false, me = false } = {}) {
 function seatBadges(s, info, d) {
   const badges = [];
   if (d && d.dealer === s.seat) badges.push(el("span", { class: "badge dealer", title: "dealer" }, "D"));
-  if (s.kind === "bot") badges.push(el("span", { class: "badge bot" }, "bot"));
+  if (s.kind === "bot") badges.push(el("span", { class: "badge bot" }, `${s.level} bot`));
   if (s.kind === "human" && s.autoplay)
     badges.push(
       el(
         "span",
-        { class: "badge bot", title: `a ${s.autoplay} bot plays for ${s.name} until they are back` },
+        { class: "badge bot", title: `the ${s.level} bot plays for ${s.name} until they are back` },
         "bot playing",
       ),
     );
