@@ -85,30 +85,20 @@ def test_batch_keeps_order_and_reports_bad_lines(tmp_path: Path) -> None:
     assert "unknown card 'XX'" in lines[1]["error"] and "not 1" in lines[2]["error"]
 
 
+def run_batch(batch: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``rummy21 analyze --json --batch BATCH *extra`` in a new process."""
+    return subprocess.run(
+        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", str(batch), *extra],
+        capture_output=True,
+        text=True,
+    )
+
+
 def test_batch_with_workers_gives_the_same_lines(tmp_path: Path) -> None:
     batch = tmp_path / "hands.txt"
     near = "5S KS AH 5H 6H 7H 8H JH QH KH AD 2D 3D 4D 5D 6D 7D QD 4C 5C 6C"
     batch.write_text("".join(f"7D: {HAND}\nXX: AS\nKC: {near}\n" for _ in range(50)))
-    one = subprocess.run(
-        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", str(batch)],
-        capture_output=True,
-        text=True,
-    )
-    two = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rummy21.cli",
-            "analyze",
-            "--json",
-            "--batch",
-            str(batch),
-            "--jobs",
-            "2",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    one, two = run_batch(batch), run_batch(batch, "--jobs", "2")
     assert one.returncode == two.returncode == 1
     assert one.stdout == two.stdout and len(two.stdout.splitlines()) == 150
 
@@ -193,26 +183,7 @@ def test_batch_from_a_pipe_answers_each_line_as_it_comes() -> None:
 def test_a_batch_file_uses_workers_by_default_with_the_same_lines(tmp_path: Path) -> None:
     batch = tmp_path / "hands.txt"
     batch.write_text("".join(f"7D: {HAND}\nXX: AS\n" for _ in range(40)))
-    default = subprocess.run(
-        [sys.executable, "-m", "rummy21.cli", "analyze", "--json", "--batch", str(batch)],
-        capture_output=True,
-        text=True,
-    )
-    one = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rummy21.cli",
-            "analyze",
-            "--json",
-            "--batch",
-            str(batch),
-            "--jobs",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    default, one = run_batch(batch), run_batch(batch, "--jobs", "1")
     assert default.returncode == one.returncode == 1
     assert default.stdout == one.stdout and len(one.stdout.splitlines()) == 80
 
