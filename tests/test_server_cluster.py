@@ -474,3 +474,57 @@ def test_the_broker_carries_a_seat_s_view_to_that_seat_only(
     assert {next(iter(v)) for v in views.values()} == {0}
     for server in (a, b):
         assert "broker: dropped a message" in server.log.read_text()
+
+
+def test_a_hand_over_is_fenced(database: str) -> None:
+    """``hand_to`` on its own: the owner gives the lease to another process at the next epoch,
+    recorded once; a stale or foreign hand-over is refused and writes nothing."""
+    from functools import partial
+
+    from rummy21.server import lease, repository
+    from rummy21.server.model import RoomConfig, SeatKind, SeatSlot
+    from rummy21.server.store import StaleWrite, Store
+
+    store = Store(database)
+    try:
+        config = RoomConfig(2, "classic", "1", 30, 1, ("human", "random"))
+        slots = [SeatSlot(0, SeatKind.HUMAN, name="Ann", token_hash="ab" * 32)]
+        slots.append(SeatSlot(1, SeatKind.BOT, "random"))
+
+        def run(*ops: Any) -> Any:
+            def all_of(conn: Any) -> Any:
+                value = None
+                for op in ops:
+                    value = op(conn)
+                return value
+
+            return store.run_sync(all_of)
+
+        def hand(owner: str, epoch: int, to: str) -> Any:
+            return run(
+                partial(lease.guard, code="HAND1", owner=owner, epoch=epoch),
+                partial(lease.hand_to, code="HAND1", owner=owner, epoch=epoch, to=to, seconds=30),
+            )
+
+        run(partial(repository.insert_room, code="HAND1", config=config, seed=None, slots=slots))
+        assert run(partial(lease.acquire, code="HAND1", owner="a", seconds=30)) == 1
+        for owner, epoch in (("a", 2), ("b", 1), ("c", 1)):  # not the owner at that epoch
+            with pytest.raises(StaleWrite):
+                hand(owner, epoch, "b")
+        with pytest.raises(StaleWrite):  # the statement is fenced even without the guard
+            run(partial(lease.hand_to, code="HAND1", owner="b", epoch=1, to="c", seconds=30))
+        assert owners_of(database, "HAND1") == [(1, "a")]
+        assert hand("a", 1, "b") == 2
+        assert owners_of(database, "HAND1") == [(1, "a"), (2, "b")]
+        held = run(partial(lease.holders, codes=["HAND1"]))["HAND1"]
+        assert (held.owner, held.epoch, held.expired) == ("b", 2, False)
+        with pytest.raises(StaleWrite):  # the old owner can neither write nor hand it on
+            run(partial(lease.guard, code="HAND1", owner="a", epoch=1))
+        with pytest.raises(StaleWrite):
+            hand("a", 1, "c")
+        assert run(partial(lease.renew, owner="a", seconds=30)) == {}
+        assert run(partial(lease.renew, owner="b", seconds=30)) == {"HAND1": 2}
+        assert hand("b", 2, "a") == 3  # and back
+        assert owners_of(database, "HAND1") == [(1, "a"), (2, "b"), (3, "a")]
+    finally:
+        store.close()

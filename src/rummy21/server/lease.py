@@ -1,13 +1,14 @@
 """Who runs each live room when many processes share one database: a lease per room.
 
 A room's lease names one process (its ``owner``), lasts until ``expires_at`` and is renewed
-while that process lives; every hand-over adds one to its ``epoch``, the fencing token. The
-owner puts :func:`guard` first in each of the room's writes: in the same transaction, it
-checks that the lease still has the owner's epoch, and takes the lease row's lock, so a
-hand-over either waits for that write to commit (and the new owner then reads it from the log)
-or has already happened (and the write fails with :class:`~.store.StaleWrite`, writing
-nothing). A process that was merely slow (paused past its lease) therefore cannot write as
-owner once another has taken the room over, and learns so from its first write or renewal.
+while that process lives; every hand-over (a take-over once it expired, :func:`acquire`, or the
+owner giving it to another process, :func:`hand_to`) adds one to its ``epoch``, the fencing
+token. The owner puts :func:`guard` first in each of the room's writes: in the same
+transaction, it checks that the lease still has the owner's epoch, and takes the lease row's
+lock, so a hand-over either waits for that write to commit (and the new owner then reads it
+from the log) or has already happened (and the write fails with :class:`~.store.StaleWrite`,
+writing nothing). A process that was merely slow (paused past its lease) therefore cannot write
+as owner once another has taken the room over, and learns so from its first write or renewal.
 
 Every lease granted is recorded in ``owners`` (one row per room and epoch), and each event
 record carries the epoch that wrote it, so the log shows who wrote what.
@@ -92,6 +93,25 @@ def renew(conn: Connection, owner: str, seconds: float) -> dict[str, int]:
         .returning(leases.c.code, leases.c.epoch)
     )
     return {r.code: int(r.epoch) for r in rows}
+
+
+def hand_to(conn: Connection, code: str, owner: str, epoch: int, to: str, seconds: float) -> int:
+    """Give room ``code`` from ``owner`` (at ``epoch``) to process ``to`` at once: the lease
+    is ``to``'s at the next epoch, for ``seconds``, and recorded in ``owners``. Put after the
+    owner's :func:`guard`, in the same write; :class:`StaleWrite` (nothing written) if
+    ``owner`` no longer holds the lease at ``epoch``. Returns the new epoch."""
+    if to == owner:
+        raise ValueError(f"room {code}: {owner} cannot hand its lease to itself")
+    new = conn.execute(
+        update(leases)
+        .where(leases.c.code == code, leases.c.owner == owner, leases.c.epoch == epoch)
+        .values(owner=to, epoch=leases.c.epoch + 1, expires_at=_until(seconds))
+        .returning(leases.c.epoch)
+    ).scalar()
+    if new is None:
+        raise StaleWrite(f"room {code}: epoch {epoch} of {owner} is over")
+    conn.execute(owners.insert().values(code=code, epoch=new, owner=to, since=func.now()))
+    return int(new)
 
 
 def release(conn: Connection, code: str, owner: str, epoch: int) -> None:
