@@ -83,6 +83,8 @@ class Seat:
         self.next_id = 1
         self.received: list[dict[str, Any]] = []
         self.connects = 0
+        self.closes: list[int | None] = []
+        """The close code of each connection that ended (``None``: none was received)."""
         self.ws: Any = None
         self.connect()
 
@@ -107,14 +109,21 @@ class Seat:
                 raise AssertionError("could not reconnect")
             time.sleep(0.2)
 
+    def reconnect(self, error: Exception) -> None:
+        """The connection ended with ``error``: note its close code, and connect again (the
+        state is unknown until the server sends it)."""
+        self.closes.append(getattr(getattr(error, "rcvd", None), "code", None))
+        self.state = {}
+        self.connect()
+
     def recv(self, timeout: float = WAIT) -> dict[str, Any]:
         while True:
             try:
                 data: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
             except TimeoutError:
                 raise
-            except Exception:  # the connection ended: reconnect, as the page does
-                self.connect()
+            except Exception as error:  # the connection ended: reconnect, as the page does
+                self.reconnect(error)
                 continue
             self.received.append(data)
             if data["type"] == "state":
@@ -528,3 +537,119 @@ def test_a_hand_over_is_fenced(database: str) -> None:
         assert owners_of(database, "HAND1") == [(1, "a"), (2, "b"), (3, "a")]
     finally:
         store.close()
+
+
+def lease_of(db: str, code: str) -> tuple[str, int] | None:
+    """(owner, epoch) of room ``code``'s lease."""
+    engine = sqlalchemy.create_engine(db)
+    with engine.connect() as conn:
+        row = conn.execute(
+            sqlalchemy.text("SELECT owner, epoch FROM leases WHERE code = :c"), {"c": code}
+        ).first()
+    engine.dispose()
+    return None if row is None else (str(row[0]), int(row[1]))
+
+
+def moves_of(db: str, code: str, seat: int) -> list[tuple[str, str | None]]:
+    """The draws and discards ``seat`` made (not forced by a time-out), from the log, as
+    :func:`move_through` records them (the card of a discard)."""
+    engine = sqlalchemy.create_engine(db)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sqlalchemy.text("SELECT data FROM events WHERE code = :c ORDER BY deal, seq"),
+            {"c": code},
+        ).all()
+    engine.dispose()
+    moves = []
+    for (data,) in rows:
+        event = json.loads(data)
+        kind = {"drew": "draw", "discarded": "discard"}.get(event["event"])
+        if kind is not None and event.get("seat") == seat and not event.get("forced"):
+            moves.append((kind, event.get("card") if kind == "discard" else None))
+    return moves
+
+
+def move_through(seat: Seat, acked: list[tuple[str, str | None]]) -> None:
+    """The seat's next move (draw from the stock, or discard what it drew), made as the page
+    makes it: a move left unanswered by a reconnection is judged again from the next state.
+    Each acknowledged move is added to ``acked`` (the card for a discard)."""
+    state = seat.wait(lambda s: s["room"]["status"] == "playing" and s["deal"]["my_turn"])
+    deal = state["deal"]
+    card = None if deal["phase"] == "draw" else deal["drawn"]
+    message: dict[str, Any] = {"type": "action", "action": "draw" if card is None else "discard"}
+    if card is not None:
+        message["card"] = card
+    try:
+        reply = seat.request(message)
+    except Exception as error:  # it had ended already (the move was not sent)
+        seat.reconnect(error)
+        reply = None
+    if reply is None:  # the connection ended first: was the move made? the next state says
+        return
+    assert reply["type"] == "ack", reply
+    acked.append((message["action"], None if card is None else card))
+
+
+def test_the_table_follows_its_player(servers: list[Server], database: str) -> None:
+    """A table made at a (a human and a bot) whose player plays through b is handed to b
+    within a few leases: the player plays on through the move (reconnecting after 1012),
+    every acknowledged move is in the log, and each epoch had one owner: a, then b."""
+    from rummy21.server.cluster import MOVED
+
+    a, b = servers
+    made = httpx.post(
+        f"{a.url}/api/tables",
+        timeout=10,
+        json={"name": "Ann", "seats": ["human", "random"], "turn_seconds": 60, "deals": 10},
+    ).json()
+    code = made["code"]
+    assert lease_of(database, code) == (a.name, 1)
+    ann = Seat([b], code, made["token"])
+    connected = time.monotonic()
+    acked: list[tuple[str, str | None]] = []
+    moved: float | None = None
+    after = 0
+    try:
+        while moved is None or len(acked) < after + 6:
+            assert time.monotonic() - connected < WAIT, "the table never moved to b"
+            move_through(ann, acked)
+            time.sleep(0.05)  # a player's think time: the move happens while it plays
+            if moved is None and lease_of(database, code) == (b.name, 2):
+                moved, after = time.monotonic() - connected, len(acked)
+        assert moved < 5 * LEASE, moved
+        assert MOVED in ann.closes and ann.connects >= 2, (ann.closes, ann.connects)
+        assert ann.server is b
+        state = ann.wait(lambda s: s["deal"]["my_turn"])
+        assert state["deadline"] is not None  # the clocks run at b
+    finally:
+        ann.close()
+    assert lease_of(database, code) == (b.name, 2)
+    assert owners_of(database, code) == [(1, a.name), (2, b.name)]
+    check_log(database, code)
+    assert {epoch for _, _, epoch in log_of(database, code)} == {1, 2}
+    stored = iter(moves_of(database, code, 0))
+    assert all(move in stored for move in acked), (acked, moves_of(database, code, 0))
+    assert f"room {code}: its players are at {b.name}; handed it there (epoch 2)" in (
+        a.log.read_text()
+    )
+    assert f"room {code}: running it here (epoch 2, handed)" in b.log.read_text()
+
+
+def test_a_table_with_players_at_two_processes_stays(servers: list[Server], database: str) -> None:
+    """One human at a (the owner), one at b: the table never moves."""
+    a, b = servers
+    code, ann_token, bob_token = two_player_table(a, b, turn_seconds=60)
+    ann, bob = Seat([a], code, ann_token), Seat([b], code, bob_token)
+    try:
+        started = time.monotonic()
+        while time.monotonic() - started < 5 * LEASE:
+            play_turns([ann, bob], 1)
+            time.sleep(0.1)
+        assert ann.connects == bob.connects == 1 and not ann.closes and not bob.closes
+    finally:
+        ann.close()
+        bob.close()
+    assert lease_of(database, code) == (a.name, 1)
+    assert owners_of(database, code) == [(1, a.name)]
+    check_log(database, code)
+    assert "handed it there" not in a.log.read_text()

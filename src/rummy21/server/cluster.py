@@ -16,6 +16,17 @@ rooms that changed hands (their clients reconnect by themselves and reach the ne
 the connections of relays that stopped living, and takes over the open rooms nobody runs: a
 room whose owner died is rebuilt from its log by another process within about a lease and a
 tick, its clocks running again (:meth:`.room.Room.resume`).
+
+The table follows its players. When every client of a room this process runs is relayed from
+one other living process (none connected here, at least one there) for :data:`FOLLOW_TICKS`
+ticks in a row, the owner hands the room's lease to that process (:func:`.lease.hand_to`,
+behind its guard like every write, so an action in flight either commits first or is refused
+and never acknowledged) and stops running it as if it had lost the lease, writing nothing
+more; it tells the relayed connections to reconnect (:data:`MOVED`). The new owner finds the
+lease among those its renewal returns (or when a client asks for the room) and rebuilds the
+room from the log at that epoch, as after a take-over: the player in turn gets a fresh turn.
+Its clients, reconnecting to the same process, now play there without the broker. A room with
+a client at its owner, or relayed from two processes or more, stays where it is.
 """
 
 from __future__ import annotations
@@ -36,10 +47,10 @@ from rummy21.server import lease, present, repository
 from rummy21.server.broker import Broker, Call, Close, Data, End, Open, Out, Reply
 from rummy21.server.connection import Connection
 from rummy21.server.lease import Fence, Holder
-from rummy21.server.model import RoomConfig, RoomError, Settings
+from rummy21.server.model import RoomConfig, RoomError, RoomStatus, Settings
 from rummy21.server.room import Room, Rooms
 from rummy21.server.session import GuessLimiter, Receive, serve
-from rummy21.server.store import Store
+from rummy21.server.store import StaleWrite, Store
 
 log = logging.getLogger("rummy21.server.cluster")
 
@@ -47,6 +58,9 @@ MOVED = 1012
 """The WebSocket close code of a connection whose room changed hands ("service restart"): the
 browser reconnects by itself."""
 CALL_SECONDS = 10.0
+FOLLOW_TICKS = 2
+"""Ticks in a row that all of a room's clients must be relayed from one other process before
+the room is handed there (a client that merely reconnects elsewhere does not move a room)."""
 SWEEP = 64
 """At most this many rooms taken over a tick."""
 
@@ -100,10 +114,19 @@ class Cluster:
         self.pipes: dict[str, _Pipe] = {}
         self.calls: dict[str, asyncio.Future[Reply]] = {}
         self._taking: dict[str, asyncio.Task[Room | None]] = {}
+        self._creating: set[str] = set()
+        """Codes of rooms being created here (their lease is ours before the room runs)."""
+        self._unopened: set[tuple[str, int]] = set()
+        """Leases handed here whose room could not be rebuilt (not tried again each tick)."""
+        self._streaks: dict[Room, tuple[str, int]] = {}
+        """Rooms whose clients were all relayed from one process: that process, for how many
+        ticks in a row."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self.taken_over = 0
-        """Rooms this process took over from another (or from nobody)."""
+        """Rooms this process took over from another (or from nobody), or was handed."""
+        self.handed = 0
+        """Rooms this process handed to another, where their players are."""
 
     # ---------------------------------------------------------------- life
     async def start(self) -> None:
@@ -151,6 +174,11 @@ class Cluster:
         if room is None:
             return
         log.warning("room %s: lease lost; another process runs it now", code)
+        self._drop(code, room)
+
+    def _drop(self, code: str, room: Room) -> None:
+        """Stop running ``room`` here (its lease is over): its sessions, its clocks, its
+        channel."""
         for key, session in list(self.sessions.items()):
             if session.room is room:
                 del self.sessions[key]
@@ -165,24 +193,34 @@ class Cluster:
         except Exception:
             log.exception("room %s: could not unsubscribe", code)
 
-    async def take(self, code: str) -> Room | None:
-        """Run room ``code`` here if nobody does (its lease is free or expired): the room,
-        rebuilt from the database, else ``None``. One attempt at a time per room."""
+    async def take(self, code: str, handed: bool = False) -> Room | None:
+        """Run room ``code`` here if nobody does (its lease is free or expired), or, if
+        ``handed``, because its lease is this process's (its owner handed it here): the
+        room, rebuilt from the database, else ``None``. One attempt at a time per room."""
         room = self.rooms.rooms.get(code)
         if room is not None:
             return room
+        if code in self._creating:
+            return None  # being made here: it runs once stored
         task = self._taking.get(code)
         if task is None:
-            task = asyncio.ensure_future(self._take(code))
+            task = asyncio.ensure_future(self._take(code, handed))
             self._taking[code] = task
             task.add_done_callback(lambda _t: self._taking.pop(code, None))
         return await asyncio.shield(task)
 
-    async def _take(self, code: str) -> Room | None:
+    async def _take(self, code: str, handed: bool) -> Room | None:
         asked = time.monotonic()
-        epoch = await self.store.write(
-            [partial(lease.acquire, code=code, owner=self.node, seconds=self.lease_seconds)]
-        )
+        epoch: int | None
+        if handed:  # confirm that the lease is still ours (renewing it, with all the others)
+            held = await self.store.write(
+                [partial(lease.renew, owner=self.node, seconds=self.lease_seconds)]
+            )
+            epoch = held.get(code)
+        else:
+            epoch = await self.store.write(
+                [partial(lease.acquire, code=code, owner=self.node, seconds=self.lease_seconds)]
+            )
         if epoch is None:
             return None
         fence = self.fence_for(code, epoch, asked)
@@ -190,6 +228,7 @@ class Cluster:
             room = await Room.open(self.store, self.settings, code, fence)
         except Exception:
             log.exception("room %s could not be rebuilt; giving it up", code)
+            self._unopened.add((code, epoch))
             await self.store.write(
                 [partial(lease.release, code=code, owner=self.node, epoch=epoch)]
             )
@@ -200,23 +239,37 @@ class Cluster:
         await self.broker.follow(code)
         room.resume()
         self.taken_over += 1
-        log.info("room %s: running it here (epoch %d)", code, epoch)
+        for pipe in list(self.pipes.values()):  # relayed here to the owner before: come back
+            if pipe.code == code and pipe.epoch < epoch:
+                pipe.conn.stop(MOVED)
+        log.info("room %s: running it here (epoch %d%s)", code, epoch, ", handed" if handed else "")
         return room
 
     async def create(
         self, config: RoomConfig, name: str, seed: int | None
     ) -> tuple[Room, int, str]:
         """A new room, run here (its first lease is written with it)."""
-        room, seat, token = await Room.create(
-            self.store, self.settings, config, name, seed, fence_for=self.fence_for
-        )
-        self.rooms.rooms[room.code] = room
+        codes: list[str] = []
+
+        def fence_for(code: str) -> Fence:
+            codes.append(code)
+            self._creating.add(code)  # its lease is ours before it runs: not to be rebuilt
+            return self.fence_for(code)
+
+        try:
+            room, seat, token = await Room.create(
+                self.store, self.settings, config, name, seed, fence_for=fence_for
+            )
+            self.rooms.rooms[room.code] = room
+        finally:
+            self._creating.difference_update(codes)
         await self.broker.follow(room.code)
         return room, seat, token
 
     async def locate(self, code: str) -> Room | Holder | None:
         """Where room ``code`` runs: here (the room), elsewhere (its lease), or nowhere
-        (``None``: no such room, or a finished one)."""
+        (``None``: no such room, or a finished one). A room whose lease was handed here
+        runs here from now on."""
         room = self.rooms.rooms.get(code)
         if room is not None:
             return room
@@ -224,7 +277,7 @@ class Cluster:
             held = (await self.store.read(partial(lease.holders, codes=[code]))).get(code)
             if held is not None and not held.expired and held.owner != self.node:
                 return held
-            room = await self.take(code)
+            room = await self.take(code, handed=held is not None and not held.expired)
             if room is not None:
                 return room
         return None
@@ -265,8 +318,16 @@ class Cluster:
             else:
                 fence.lose()
         await self.broker.beat(3 * self.lease_seconds)
+        handed = [  # by their owner: run them here now
+            self.take(code, handed=True)
+            for code, epoch in held.items()
+            if code not in self.rooms.rooms and (code, epoch) not in self._unopened
+        ]
+        for failed in await asyncio.gather(*handed, return_exceptions=True):
+            if isinstance(failed, Exception):
+                log.error("a room handed here could not be run: %s", failed)
         await self._check_pipes()
-        await self._check_sessions()
+        await self._follow_players(await self._check_sessions())
         for code in await self.store.read(partial(lease.orphans, limit=SWEEP)):
             if code not in self.rooms.rooms:
                 await self.take(code)
@@ -285,16 +346,81 @@ class Cluster:
                 log.info("room %s: changing hands (%s); relayed clients reconnect", pipe.code, held)
                 pipe.conn.stop(MOVED)
 
-    async def _check_sessions(self) -> None:
-        """End the connections served for relays that no longer live."""
+    async def _check_sessions(self) -> set[str]:
+        """End the connections served for relays that no longer live; the relays that do."""
         sessions = list(self.sessions.items())  # a session opened meanwhile is not judged
         nodes = {node for (node, _), _ in sessions}
         if not nodes:
-            return
+            return set()
         living = await self.broker.alive(nodes)
         for key, session in sessions:
             if key[0] not in living:
                 session.queue.put_nowait(None)
+        return living
+
+    async def _follow_players(self, living: set[str]) -> None:
+        """Hand each room whose clients have all been relayed from one other living process
+        for :data:`FOLLOW_TICKS` ticks in a row to that process (see the module docstring)."""
+        relayed: dict[Room, set[str]] = {}
+        theirs: set[Connection] = set()
+        for (relay, _), session in self.sessions.items():
+            theirs.add(session.conn)
+            if not session.conn.closed:
+                relayed.setdefault(session.room, set()).add(relay)
+        streaks: dict[Room, tuple[str, int]] = {}
+        for code, room in list(self.rooms.rooms.items()):
+            nodes = relayed.get(room, set())
+            node = next(iter(nodes)) if len(nodes) == 1 else None
+            fence = room.fence
+            if (
+                node is None
+                or node == self.node
+                or node not in living
+                or fence is None
+                or not fence.speaking()
+                or room.status is RoomStatus.FINISHED
+                or any(c not in theirs and not c.closed for g in room.conns.values() for c in g)
+            ):
+                continue
+            before = self._streaks.get(room)
+            ticks = before[1] + 1 if before is not None and before[0] == node else 1
+            if ticks < FOLLOW_TICKS:
+                streaks[room] = (node, ticks)
+            else:
+                await self._hand_over(code, room, fence, node)
+        self._streaks = streaks
+
+    async def _hand_over(self, code: str, room: Room, fence: Fence, to: str) -> None:
+        """Give room ``code`` to process ``to`` (its clients' relay) and stop running it."""
+        keys = [key for key, s in self.sessions.items() if s.room is room]
+        hand = partial(
+            lease.hand_to,
+            code=code,
+            owner=self.node,
+            epoch=fence.epoch,
+            to=to,
+            seconds=self.lease_seconds,
+        )
+        try:
+            epoch = await self.store.write([fence.guard(), hand])
+        except StaleWrite:
+            fence.lose()
+            return
+        except Exception:  # if it was written after all, the next renewal says so
+            log.exception("room %s: could not hand it to %s", code, to)
+            return
+        log.info("room %s: its players are at %s; handed it there (epoch %d)", code, to, epoch)
+        self.handed += 1
+        if self.rooms.rooms.get(code) is room:
+            del self.rooms.rooms[code]
+            self._drop(code, room)
+        fence.lose()  # the room is gone from here already: nothing else to do
+        # The relays close their connections (the clients reconnect, to the room's new owner).
+        end = End(t="end", epoch=fence.epoch, code=MOVED)
+        await asyncio.gather(
+            *(self.broker.publish(wire.conn_channel(n, c), end) for n, c in keys),
+            return_exceptions=True,
+        )
 
     # --------------------------------------------------------- the broker
     def _receive(self, channel: str, envelope: wire.Envelope) -> None:
