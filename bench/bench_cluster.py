@@ -5,16 +5,21 @@ Load. Each set-up gets a fresh database and the same N tables (a human seat and 
 each, as ``bench_server.py`` plays them): one process (no broker); two processes with half
 the tables made on each and each player connected to the process that runs its table (as a
 load balancer with affinity would send it); the same with each player connected to either
-process at random (no affinity: about half the players relayed through the broker). A
+process at random (no affinity: about half the players relayed through the broker, until the
+owner hands their tables to the process they are at; a player whose connection is closed
+reconnects to the same process, as a page behind a sticky balancer does). A
 yardstick too: two processes without a broker, each table only ever used through the process
 that made it (not a deployment: nothing coordinates them; it shows what splitting the load
 costs by itself, apart from coordinating). Reported
 per set-up: the action round trip (send → ``ack``, after the commit and after every seat was
-sent its view) p50/p99, the player actions a second, and each server process's CPU time
-(user + system, from ``/proc/<pid>/stat``) per player action.
+sent its view) p50/p99, also counting only each player's actions after its last reconnection
+(``rtt_ms_settled``), the player actions a second, each server process's CPU time (user +
+system, from ``/proc/<pid>/stat``) per player action, the reconnections and the tables handed
+over.
 
 Fail-over. Two processes; ``--kills`` times, a table is made on one of them, its player
-(connected to the other) plays, sends a move and at once the owner is killed with SIGKILL.
+(connected to it: a player relayed from the other would have its table handed there) plays,
+sends a move and at once the owner is killed with SIGKILL.
 Reported: the seconds from the kill until the player's next move is acknowledged (the player
 reconnects by itself, as the page does), acknowledged actions missing from the log, and, from
 the log, the owners of each epoch and any record written out of epoch order. The killed
@@ -45,6 +50,7 @@ from typing import Any
 import httpx
 import sqlalchemy
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the serving helpers
 
@@ -71,6 +77,41 @@ def start(db: str, broker: str | None, bot_delay: float, lease: float, log: Path
         node = f"bench-{uuid.uuid4().hex[:8]}"
         args += ["--broker", broker, "--lease-seconds", str(lease), "--node", node]
     return Server(args, log, wait=60, error=SystemExit)
+
+
+class Rejoining(Player):
+    """A load player that reconnects to the same process when its connection is closed (a
+    table handed to the process its player is at closes the relayed connection, 1012)."""
+
+    def __init__(
+        self, url: str, token: str, rng: random.Random, think: tuple[float, float], stop_at: float
+    ) -> None:
+        super().__init__(url, token, rng, think, stop_at)
+        self.reconnects = 0
+        self.settled = 0
+        """Where in ``rtts`` the player's last connection began."""
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await super().run()
+                return
+            except ConnectionClosed:  # the move in flight, if any, is not counted
+                if time.monotonic() >= self.stop_at:
+                    return
+                self.reconnects += 1
+                self.settled = len(self.rtts)
+
+
+def handed_over(db: str) -> int:
+    """How many tables had more than one owner."""
+    engine = sqlalchemy.create_engine(db)
+    with engine.connect() as conn:
+        count = conn.execute(
+            sqlalchemy.text("SELECT count(DISTINCT code) FROM owners WHERE epoch > 1")
+        ).scalar()
+    engine.dispose()
+    return int(count or 0)
 
 
 async def make_tables(
@@ -118,7 +159,7 @@ async def load(
             at = [rng.choice(servers) if relay else owner for owner in owners]
             stop_at = time.monotonic() + args.seconds
             players = [
-                Player(
+                Rejoining(
                     f"ws://{HOST}:{server.port}/ws/{code}",
                     token,
                     random.Random(rng.getrandbits(32)),
@@ -133,11 +174,13 @@ async def load(
             elapsed = time.monotonic() - started
             cpu = [cpu_seconds(s.process.pid) - b for s, b in zip(servers, cpu_before, strict=True)]
             loadavg = load_average()
+            moved = handed_over(db) if broker is not None else 0
         finally:
             for server in servers:
                 server.stop(grace=20)
     failures = [r for r in results if isinstance(r, BaseException)]
     rtts = [r for p in players for r in p.rtts]
+    settled = [r for p in players for r in p.rtts[p.settled :]]
     if not rtts:
         raise SystemExit(f"no action completed ({failures[:3]})")
     return {
@@ -153,6 +196,13 @@ async def load(
             "p99": round(1000 * percentile(rtts, 0.99), 2),
             "max": round(1000 * max(rtts), 2),
         },
+        "rtt_ms_settled": {
+            "actions": len(settled),
+            "p50": round(1000 * statistics.median(settled), 2) if settled else None,
+            "p99": round(1000 * percentile(settled, 0.99), 2) if settled else None,
+        },
+        "reconnects": sum(p.reconnects for p in players),
+        "tables_handed_over": moved,
         "server_cpu_s": [round(c, 2) for c in cpu],
         "cpu_ms_per_action": round(1000 * sum(cpu) / len(rtts), 3),
         "errors": sum(p.errors for p in players),
@@ -256,7 +306,7 @@ async def failover(args: argparse.Namespace, log: Path) -> dict[str, Any]:
                 victim, other = servers[round_ % 2], servers[1 - round_ % 2]
                 ((code, token),) = await make_tables([victim], 1, turn_seconds=60)
                 codes.append(code)
-                player = Reconnecting(code, token, [other, victim])
+                player = Reconnecting(code, token, [victim, other])
                 deadline = time.monotonic() + 60
                 await player.connect(deadline)
                 for _ in range(4):
