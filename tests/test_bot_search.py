@@ -149,7 +149,8 @@ def test_search_worlds_is_a_bot_name_with_its_own_budget() -> None:
 
     bot = make_bot("search:96", seed=2)
     assert isinstance(bot, SearchBot) and bot.samples == 96 and bot.budget_s == 4.0
-    assert make_bot("search").samples == 24 and SearchBot().budget_s == 1.0  # type: ignore[attr-defined]
+    assert make_bot("search").samples == 96 and SearchBot().budget_s == 4.0  # type: ignore[attr-defined]
+    assert SearchBot(samples=24).budget_s == 1.0
     assert check_bot_name(" Search:48 ") == "search:48"
     assert parse_bot_names("search:6,expert", 4) == ["search:6", "expert", "search:6", "expert"]
     for bad in ("search:0", "search:lots", "search:-3", "search:20000"):
