@@ -60,7 +60,7 @@ BOT_KINDS: dict[str, BotKind] = {"search": search_with_worlds}
 """Bots named ``KIND:ARGUMENT``, by kind. A later layer or another package provides a kind by
 adding it here, or through the ``rummy21.bots`` entry-point group, which is read the first
 time a name of an unknown kind is met: ``search:WORLDS`` is a search bot sampling WORLDS
-worlds a move (``search`` samples 24); rummy21's own ``rl`` (``rl:PATH``, a policy trained
+worlds a move (``search`` samples 96); rummy21's own ``rl`` (``rl:PATH``, a policy trained
 in :mod:`rummy21.env`; extra ``train``) is :class:`rummy21.env.policy.PolicyBot`."""
 
 
