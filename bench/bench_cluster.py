@@ -55,7 +55,7 @@ from websockets.exceptions import ConnectionClosed
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the serving helpers
 
 from bench_server import HOST, Player, percentile
-from serving import Server, fresh_database
+from serving import Server, fresh_database, logged_events, rows
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -105,13 +105,8 @@ class Rejoining(Player):
 
 def handed_over(db: str) -> int:
     """How many tables had more than one owner."""
-    engine = sqlalchemy.create_engine(db)
-    with engine.connect() as conn:
-        count = conn.execute(
-            sqlalchemy.text("SELECT count(DISTINCT code) FROM owners WHERE epoch > 1")
-        ).scalar()
-    engine.dispose()
-    return int(count or 0)
+    found = rows(db, "SELECT count(DISTINCT code) FROM owners WHERE epoch > 1")
+    return int(found[0][0] or 0)
 
 
 async def make_tables(
@@ -353,16 +348,9 @@ async def failover(args: argparse.Namespace, log: Path) -> dict[str, Any]:
 
 def missing(db: str, code: str, acked: list[str]) -> int:
     """How many of the player's acknowledged actions (seat 0) are not in the stored log."""
-    engine = sqlalchemy.create_engine(db)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            sqlalchemy.text("SELECT data FROM events WHERE code = :c ORDER BY deal, seq"),
-            {"c": code},
-        ).all()
-    engine.dispose()
     stored = [
         e["event"]
-        for e in (json.loads(r[0]) for r in rows)
+        for e in logged_events(db, code)
         if e.get("seat") == 0 and e["event"] in ("drew", "discarded") and not e.get("forced")
     ]
     return max(0, len(acked) - len(stored))

@@ -7,6 +7,7 @@ httpx and SQLAlchemy are imported where they are used, so that a test module can
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -17,6 +18,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 HOST = "127.0.0.1"
 SERVE = "from rummy21.cli import main; main()"
@@ -48,6 +50,25 @@ def fresh_database(admin_url: str, prefix: str = "rummy21_") -> Iterator[str]:
                 conn.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     finally:
         admin.dispose()
+
+
+def rows(db: str, sql: str, **params: Any) -> list[Any]:
+    """The rows ``sql`` (bound to ``params``) reads from the database ``db`` (an engine of
+    its own, disposed of after)."""
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(db)
+    try:
+        with engine.connect() as conn:
+            return list(conn.execute(sqlalchemy.text(sql), params).all())
+    finally:
+        engine.dispose()
+
+
+def logged_events(db: str, code: str) -> list[dict[str, Any]]:
+    """Every event stored for room ``code``, in the log's order (its JSON records)."""
+    found = rows(db, "SELECT data FROM events WHERE code = :c ORDER BY deal, seq", c=code)
+    return [json.loads(data) for (data,) in found]
 
 
 class Server:

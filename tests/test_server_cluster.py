@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 import serving
-from serving import fresh_database
+from serving import fresh_database, logged_events, rows
 
 POSTGRES = os.environ.get("RUMMY21_TEST_POSTGRES")
 REDIS = os.environ.get("RUMMY21_TEST_REDIS")
@@ -224,27 +224,15 @@ def play_turns(seats: list[Seat], turns: int) -> None:
 
 def log_of(db: str, code: str) -> list[tuple[int, int, int | None]]:
     """(deal, seq, epoch) of every stored event record of room ``code``, in order."""
-    engine = sqlalchemy.create_engine(db)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            sqlalchemy.text(
-                "SELECT deal, seq, epoch FROM events WHERE code = :c ORDER BY deal, seq"
-            ),
-            {"c": code},
-        ).all()
-    engine.dispose()
-    return [(r[0], r[1], r[2]) for r in rows]
+    found = rows(
+        db, "SELECT deal, seq, epoch FROM events WHERE code = :c ORDER BY deal, seq", c=code
+    )
+    return [(r[0], r[1], r[2]) for r in found]
 
 
 def owners_of(db: str, code: str) -> list[tuple[int, str]]:
-    engine = sqlalchemy.create_engine(db)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            sqlalchemy.text("SELECT epoch, owner FROM owners WHERE code = :c ORDER BY epoch"),
-            {"c": code},
-        ).all()
-    engine.dispose()
-    return [(int(r[0]), str(r[1])) for r in rows]
+    found = rows(db, "SELECT epoch, owner FROM owners WHERE code = :c ORDER BY epoch", c=code)
+    return [(int(r[0]), str(r[1])) for r in found]
 
 
 def check_log(db: str, code: str) -> None:
@@ -541,28 +529,15 @@ def test_a_hand_over_is_fenced(database: str) -> None:
 
 def lease_of(db: str, code: str) -> tuple[str, int] | None:
     """(owner, epoch) of room ``code``'s lease."""
-    engine = sqlalchemy.create_engine(db)
-    with engine.connect() as conn:
-        row = conn.execute(
-            sqlalchemy.text("SELECT owner, epoch FROM leases WHERE code = :c"), {"c": code}
-        ).first()
-    engine.dispose()
-    return None if row is None else (str(row[0]), int(row[1]))
+    found = rows(db, "SELECT owner, epoch FROM leases WHERE code = :c", c=code)
+    return None if not found else (str(found[0][0]), int(found[0][1]))
 
 
 def moves_of(db: str, code: str, seat: int) -> list[tuple[str, str | None]]:
     """The draws and discards ``seat`` made (not forced by a time-out), from the log, as
     :func:`move_through` records them (the card of a discard)."""
-    engine = sqlalchemy.create_engine(db)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            sqlalchemy.text("SELECT data FROM events WHERE code = :c ORDER BY deal, seq"),
-            {"c": code},
-        ).all()
-    engine.dispose()
     moves = []
-    for (data,) in rows:
-        event = json.loads(data)
+    for event in logged_events(db, code):
         kind = {"drew": "draw", "discarded": "discard"}.get(event["event"])
         if kind is not None and event.get("seat") == seat and not event.get("forced"):
             moves.append((kind, event.get("card") if kind == "discard" else None))
