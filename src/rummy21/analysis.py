@@ -227,7 +227,7 @@ def _analyze_with_discard(
     kept = -1 if keep is None else keep.index
     # (A card less never makes more pure groups possible: when the 22 cannot make enough,
     # no candidate's 21 can, and none is asked.)
-    any_possible = max_pure_groups(counts) >= rules.pure_groups_needed
+    any_possible = pure_groups_possible(counts, rules)
     quick = quick_put_aside(counts, jokers, rules) if any_possible else None
     first = -1 if quick is None else quick.kind
     order = sorted(
@@ -239,7 +239,7 @@ def _analyze_with_discard(
     for index in order:
         tally = _tally_moved(whole, counts[index], index, mask, -1)
         counts[index] -= 1
-        possible = any_possible and max_pure_groups(counts) >= rules.pure_groups_needed
+        possible = any_possible and pure_groups_possible(counts, rules)
         if best is None or _best_possible(counts, index, tally, possible, jokers, rules) < best[0]:
             reading = _read(counts, jokers, rules, best[0] if best else None, tally, possible)
             if reading is not None:
@@ -281,6 +281,20 @@ def _cards_of(counts: Sequence[int]) -> list[Card]:
         elif n:
             cards += (ALL_CARDS[i],) * n
     return cards
+
+
+def pure_groups_possible(counts: Sequence[int], rules: RuleSet = CLASSIC) -> bool:
+    """Whether the cards can form the pure groups a valid hand needs (RULES §5) — the
+    ``pure_groups_possible`` of :func:`analyze_counts`, without the rest of the analysis
+    (settling a deal asks it of a winner's hand for the value cards' "seen" rule).
+
+    >>> from rummy21.cards import parse_cards
+    >>> pure_groups_possible(counts_of(parse_cards("7S 8S 9S 2H 3H 4H JC QC KC 5D")))
+    True
+    >>> pure_groups_possible(counts_of(parse_cards("7S 8S 9S 2H 3H 4H JC QC 5D 5H")))
+    False
+    """
+    return max_pure_groups(counts) >= rules.pure_groups_needed
 
 
 def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> Analysis:
@@ -447,7 +461,7 @@ def _read(
     if tally is None:
         tally = _tally(counts, jokers)
     if possible is None:
-        possible = max_pure_groups(counts) >= rules.pure_groups_needed
+        possible = pure_groups_possible(counts, rules)
     full, dublee, enough = _saves_of(tally, rules)
     holds = _holds(tally, rules)
     bound = enough

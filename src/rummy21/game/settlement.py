@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from rummy21.analysis import Analysis, Option, PenaltyRule, analyze_counts
+from rummy21.analysis import Analysis, Option, PenaltyRule, analyze_counts, pure_groups_possible
 from rummy21.cards import Card, counts_of
 from rummy21.game.events import DropKind, EndReason
 from rummy21.game.turn import drop_points
@@ -241,7 +241,11 @@ def settle(
         if (
             rules.value_needs_pure
             and s.standing is not Standing.DECLARED
-            and not analysis_of(s).pure_groups_possible
+            and not (
+                analyses[s.seat].pure_groups_possible
+                if s.seat in analyses
+                else pure_groups_possible(counts_of(s.cards), rules)
+            )
         ):
             points = married = 0
         values[s.seat], marriages[s.seat] = points, married
