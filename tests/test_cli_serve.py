@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import free_port
 from typer.testing import CliRunner
 
 pytest.importorskip("uvicorn")
@@ -47,13 +48,6 @@ def refused(*args: str) -> str:
     assert (code, out) == (2, ""), (code, out, err)
     assert err.count("\n") == 1 and err.startswith("error: ") and "Traceback" not in err, err
     return err
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def test_a_good_database_is_named_before_the_address(

@@ -12,7 +12,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import free_port
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
@@ -62,13 +62,6 @@ if "table_factory" in options:   # "module:function", dealing chosen cards
 uvicorn.run(create_app(db, **options), host="127.0.0.1", port=port, log_level="warning",
             ws_max_size=64 * 1024)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @dataclass
