@@ -22,6 +22,7 @@ import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py as build_py_command
 from setuptools.errors import CCompilerError, CompileError, ExecError, PlatformError
 
 NATIVE = "rummy21.solver._native"
@@ -85,7 +86,8 @@ class OptionalBuildExt(build_ext):
             self.extensions = every
 
     def _built_path(self, ext: Extension) -> str:
-        return os.path.join(self.build_lib, self.get_ext_filename(self.get_ext_fullname(ext.name)))
+        name = self.get_ext_filename(self.get_ext_fullname(ext.name))  # type: ignore[no-untyped-call]
+        return os.path.join(self.build_lib, name)
 
     def _give_up(self, extensions: list[Extension], error: BaseException) -> None:
         if _setting() == "1":
@@ -96,6 +98,7 @@ class OptionalBuildExt(build_ext):
         """Remove what an earlier build left (in the build directory and, in place, beside
         the sources), and say which solver will run."""
         build_py = self.get_finalized_command("build_py")
+        assert isinstance(build_py, build_py_command)
         for ext in extensions:
             built = self._built_path(ext)
             package = self.get_ext_fullname(ext.name).rpartition(".")[0]
