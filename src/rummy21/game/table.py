@@ -251,11 +251,18 @@ class Table:
 
     # ------------------------------------------------------------- checks
     def _actor(self, seat: int | None) -> int:
-        if self._phase is Phase.OVER:
-            raise IllegalActionError("the deal is over")
-        if seat is not None and seat != self._turn:
-            raise IllegalActionError(f"it is not your turn: seat {self._turn} is to play")
+        why = self._why_not_actor(seat)
+        if why is not None:
+            raise IllegalActionError(why)
         return self._turn
+
+    def _why_not_actor(self, seat: int | None) -> str | None:
+        """Why ``seat`` (``None``: whoever is in turn) may not act now, or ``None``."""
+        if self._phase is Phase.OVER:
+            return "the deal is over"
+        if seat is not None and seat != self._turn:
+            return f"it is not your turn: seat {self._turn} is to play"
+        return None
 
     def _blocked(self) -> Card | None:
         """The card that may not leave the hand this turn (just taken from the open pile)."""
@@ -274,27 +281,31 @@ class Table:
     # --------------------------------------------------------------- draw
     def verify_draw(self, source: Source | str = Source.STOCK, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless the player in turn may draw from ``source``."""
-        self._actor(seat)
+        why = self._why_not_draw(source, seat)
+        if why is not None:
+            raise IllegalActionError(why)
+
+    def can_draw(self, source: Source | str = Source.STOCK, seat: int | None = None) -> bool:
+        return self._why_not_draw(source, seat) is None
+
+    def _why_not_draw(self, source: Source | str, seat: int | None) -> str | None:
+        """Why the player in turn may not draw from ``source`` now, or ``None`` if it may
+        (every view asks, so this answers without raising)."""
+        why = self._why_not_actor(seat)
+        if why is not None:
+            return why
         if self._phase is not Phase.DRAW:
-            raise IllegalActionError("you have drawn already: discard or declare")
+            return "you have drawn already: discard or declare"
         try:
             where = Source(source)
         except ValueError:
-            raise IllegalActionError(f"draw from 'stock' or 'open', not {source!r}") from None
+            return f"draw from 'stock' or 'open', not {source!r}"
         if where is Source.OPEN:
             if not self._open:
-                raise IllegalActionError("the open pile is empty")
+                return "the open pile is empty"
             top = self._open[-1]
-            why = why_not_take(top.card, top.discarded_by, self._jokers, self._rules)
-            if why is not None:
-                raise IllegalActionError(why)
-
-    def can_draw(self, source: Source | str = Source.STOCK, seat: int | None = None) -> bool:
-        try:
-            self.verify_draw(source, seat)
-        except IllegalActionError:
-            return False
-        return True
+            return why_not_take(top.card, top.discarded_by, self._jokers, self._rules)
+        return None
 
     def draw(
         self, source: Source | str = Source.STOCK, seat: int | None = None
