@@ -55,3 +55,25 @@ def test_a_deal_that_could_not_be_stored_is_dealt_again_with_its_seed(tmp_path: 
                 state["deal"]["hand"]
                 == present.deal_view(Table(2, seed=deal_seed(5, 1), dealer=0), 0)["hand"]
             )
+
+
+def test_a_hello_that_reaches_a_room_no_longer_run_here_is_told_to_reconnect(
+    tmp_path: Path,
+) -> None:
+    """A room given up (its lease lost or handed away) or being closed accepts no one: a hello
+    that reaches it in that moment gets no welcome and no state, only the close that makes the
+    page reconnect (1012) — to whoever runs the room now."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from rummy21.server.room import CLOSE_RECONNECT
+
+    with TestClient(make_app(tmp_path)) as client:
+        made = create_table(client, ["human", "random"], deals=2)
+        room = client.app.state.rooms.rooms[made["code"]]  # type: ignore[attr-defined]
+        client.portal.call(room.close)  # type: ignore[union-attr]
+        with client.websocket_connect(f"/ws/{made['code']}") as ws:
+            ws.send_json({"type": "hello", "token": made["token"], "id": 1})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+        assert closed.value.code == CLOSE_RECONNECT
+        assert not any(room.conns.values())

@@ -73,6 +73,9 @@ __all__ = [
 log = logging.getLogger("rummy21.server")
 
 MOVED = "this table is now run by another server: reconnecting"
+CLOSE_RECONNECT = 1012
+"""The WebSocket close code ("service restart") of a connection whose room is no longer run
+here: the browser reconnects by itself (and reaches whoever runs the room now)."""
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 
@@ -562,9 +565,14 @@ class Room:
             raise RoomError("server", "the change could not be saved; please try again") from None
 
     # ----------------------------------------------------------- clients
-    async def attach(self, conn: Connection, seat: int) -> None:
-        """A connection that said hello with ``seat``'s token; ends the seat's autoplay."""
+    async def attach(self, conn: Connection, seat: int) -> bool:
+        """A connection that said hello with ``seat``'s token; ends the seat's autoplay.
+        ``False`` if the room was closed meanwhile (given up, or the server stopping): the
+        connection is then closed with :data:`CLOSE_RECONNECT` and told nothing else."""
         async with self.lock:
+            if self.scheduler.closed or (self.fence is not None and self.fence.lost):
+                conn.stop(CLOSE_RECONNECT)
+                return False
             slot = self.slots[seat]
             bot = slot.autoplay
             if bot is not None:
@@ -580,6 +588,7 @@ class Room:
                 self._changed()
             else:
                 self._presence()
+            return True
 
     def detach(self, conn: Connection) -> None:
         if conn.seat is None:

@@ -135,7 +135,8 @@ async def serve(
                     )
                     conn.stop(4401)
                     return
-                await room.attach(conn, found)
+                if not await room.attach(conn, found):
+                    return  # (the room closed meanwhile: the client reconnects)
                 seat = found
                 continue
             await handle(room, seat, conn, msg)
