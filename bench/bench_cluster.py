@@ -10,12 +10,29 @@ owner hands their tables to the process they are at; a player whose connection i
 reconnects to the same process, as a page behind a sticky balancer does). A
 yardstick too: two processes without a broker, each table only ever used through the process
 that made it (not a deployment: nothing coordinates them; it shows what splitting the load
-costs by itself, apart from coordinating). Reported
-per set-up: the action round trip (send → ``ack``, after the commit and after every seat was
-sent its view) p50/p99, also counting only each player's actions after its last reconnection
-(``rtt_ms_settled``), the player actions a second, each server process's CPU time (user +
-system, from ``/proc/<pid>/stat``) per player action, the reconnections and the tables handed
-over.
+costs by itself, apart from coordinating). With ``--rounds R`` the four set-ups run R times,
+interleaved (one, yardstick, at owner, relayed, then again), so that a slow spell of the
+machine does not land on one set-up only. Reported per set-up and round: the action round
+trip (send → ``ack``, after the commit and after every seat was sent its view) p50/p99, also
+counting only each player's actions after its last reconnection (``rtt_ms_settled``), the
+actions at or above the p99 by the second of the run they were sent in
+(``slowest_by_second``), the player actions a second, each server process's CPU time (user +
+system, from ``/proc/<pid>/stat``) per player action and over the same round's one process,
+the reconnections and the tables handed over; and per set-up the median over the rounds of
+p50, p99 and CPU per action (``median``).
+
+The commit probe. The disk under PostgreSQL may stall a commit now and then, whatever the
+set-up, and every action waiting on a commit then is slow. So during each timed run another
+process (``commit_probe``) writes one tiny row with a commit of its own (autocommit, its own
+connection and a table of its own in the set-up's database) every :data:`PROBE_SECONDS`, and
+reports its commit times (p50, p99, max) and the seconds of the run in which a commit took more
+than :data:`PROBE_STALL` (the slowest in each): a second with slow actions and a slow probe
+commit is the disk's doing, not the set-up's. It adds about 50 commits a second, in every
+set-up alike.
+
+The client. All the players are one asyncio process, which is not the system under test: its
+garbage collector is frozen after set-up (``gc.freeze``) and off during each timed run (on
+again after), so that its own pauses are not counted in the round trips.
 
 Fail-over. Two processes; ``--kills`` times, a table is made on one of them, its player
 (connected to it: a player relayed from the other would have its table handed there) plays,
@@ -26,7 +43,7 @@ the log, the owners of each epoch and any record written out of epoch order. The
 process is started again for the next round.
 
     python bench/bench_cluster.py --db postgresql+psycopg://rummy:rummy@127.0.0.1/rummy21 \\
-        --broker redis://127.0.0.1:6379/0 --tables 300 --seconds 30 --kills 20
+        --broker redis://127.0.0.1:6379/0 --tables 300 --seconds 30 --rounds 3 --kills 20
 
 ``--db`` is a database on the server to use: each set-up makes a database of its own beside it
 (and drops it afterwards). Only ever talks to 127.0.0.1 and the given servers.
@@ -36,7 +53,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -44,6 +63,7 @@ import statistics
 import sys
 import time
 import uuid
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +78,10 @@ from bench_server import HOST, Player, percentile
 from serving import Server, fresh_database, logged_events, rows
 
 TICKS = os.sysconf("SC_CLK_TCK")
+PROBE_SECONDS = 0.02
+"""How often the commit probe commits a row."""
+PROBE_STALL = 0.05
+"""A probe commit slower than this is reported with the second of the run it happened in."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -101,6 +125,91 @@ class Rejoining(Player):
                     return
                 self.reconnects += 1
                 self.settled = len(self.rtts)
+
+
+def probe(db: str, pipe: Connection, every: float) -> None:
+    """The commit probe's process: one row committed on its own every ``every`` seconds, in
+    table ``bench_probe`` of database ``db``, until told to stop; then it sends back, for
+    every commit, when it began (``time.monotonic``) and how long it took."""
+    engine = sqlalchemy.create_engine(db, isolation_level="AUTOCOMMIT")
+    insert = sqlalchemy.text("INSERT INTO bench_probe (at) VALUES (:at)")
+    samples: list[tuple[float, float]] = []
+    try:
+        with engine.connect() as conn:
+            conn.execute(
+                sqlalchemy.text(
+                    "CREATE TABLE IF NOT EXISTS bench_probe"
+                    " (n bigserial PRIMARY KEY, at double precision NOT NULL)"
+                )
+            )
+            pipe.send("ready")
+            due = time.monotonic()
+            while True:
+                at, began = time.monotonic(), time.perf_counter()
+                conn.execute(insert, {"at": at})
+                samples.append((at, time.perf_counter() - began))
+                due = max(due + every, time.monotonic())  # after a stall: on, not catching up
+                if pipe.poll(due - time.monotonic()):
+                    break
+    finally:
+        engine.dispose()
+        pipe.send(samples)
+
+
+class Probe:
+    """The commit probe (see the module docstring), as a process of its own, so that neither
+    the client's event loop nor its interpreter lock is in what it measures."""
+
+    def __init__(self, db: str) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(
+            target=probe, args=(db, theirs, PROBE_SECONDS), name="commit-probe", daemon=True
+        )
+        self.process.start()
+        theirs.close()
+        if not self.pipe.poll(60) or self.pipe.recv() != "ready":
+            self.close()
+            raise SystemExit("the commit probe did not start")
+
+    def stop(self) -> list[tuple[float, float]]:
+        """Stop probing: (start, seconds) of every commit."""
+        self.pipe.send("stop")
+        if not self.pipe.poll(30):
+            raise SystemExit("the commit probe did not stop")
+        samples: list[tuple[float, float]] = self.pipe.recv()
+        return samples
+
+    def close(self) -> None:
+        """End the process (at once if it was not stopped first)."""
+        if self.process.is_alive():
+            self.process.join(timeout=10)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.pipe.close()
+
+
+def probe_figures(
+    samples: list[tuple[float, float]], started: float, elapsed: float
+) -> dict[str, Any]:
+    """The probe's commits during the timed run: how many, p50/p99/max, and the seconds of
+    the run with a commit slower than :data:`PROBE_STALL` (the slowest commit in each, ms)."""
+    timed = [(at - started, took) for at, took in samples if 0 <= at - started <= elapsed]
+    if not timed:
+        return {"commits": 0}
+    took = [t for _, t in timed]
+    stalls: dict[int, float] = {}
+    for second, t in timed:
+        if t > PROBE_STALL:
+            stalls[int(second)] = max(stalls.get(int(second), 0.0), round(1000 * t, 1))
+    return {
+        "commits": len(took),
+        "p50_ms": round(1000 * statistics.median(took), 2),
+        "p99_ms": round(1000 * percentile(took, 0.99), 2),
+        "max_ms": round(1000 * max(took), 1),
+        f"over_{round(1000 * PROBE_STALL)}ms_by_second": stalls,
+    }
 
 
 def handed_over(db: str) -> int:
@@ -152,22 +261,39 @@ async def load(
             rng = random.Random(args.seed)
             owners = [servers[i % len(servers)] for i in range(len(tables))]
             at = [rng.choice(servers) if relay else owner for owner in owners]
-            stop_at = time.monotonic() + args.seconds
-            players = [
-                Rejoining(
-                    f"ws://{HOST}:{server.port}/ws/{code}",
-                    token,
-                    random.Random(rng.getrandbits(32)),
-                    (args.think_min, args.think_max),
-                    stop_at,
-                )
-                for (code, token), server in zip(tables, at, strict=True)
-            ]
-            cpu_before = [cpu_seconds(s.process.pid) for s in servers]
-            started = time.monotonic()
-            results = await asyncio.gather(*(p.run() for p in players), return_exceptions=True)
-            elapsed = time.monotonic() - started
-            cpu = [cpu_seconds(s.process.pid) - b for s, b in zip(servers, cpu_before, strict=True)]
+            commits = Probe(db)
+            try:
+                stop_at = time.monotonic() + args.seconds
+                players = [
+                    Rejoining(
+                        f"ws://{HOST}:{server.port}/ws/{code}",
+                        token,
+                        random.Random(rng.getrandbits(32)),
+                        (args.think_min, args.think_max),
+                        stop_at,
+                    )
+                    for (code, token), server in zip(tables, at, strict=True)
+                ]
+                gc.collect()
+                gc.freeze()  # the client is not under test: no collection pauses in its timing
+                gc.disable()
+                try:
+                    cpu_before = [cpu_seconds(s.process.pid) for s in servers]
+                    started = time.monotonic()
+                    results = await asyncio.gather(
+                        *(p.run() for p in players), return_exceptions=True
+                    )
+                    elapsed = time.monotonic() - started
+                    cpu = [
+                        cpu_seconds(s.process.pid) - b
+                        for s, b in zip(servers, cpu_before, strict=True)
+                    ]
+                finally:
+                    gc.enable()
+                    gc.unfreeze()
+                samples = commits.stop()
+            finally:
+                commits.close()
             loadavg = load_average()
             moved = handed_over(db) if broker is not None else 0
         finally:
@@ -178,6 +304,13 @@ async def load(
     settled = [r for p in players for r in p.rtts[p.settled :]]
     if not rtts:
         raise SystemExit(f"no action completed ({failures[:3]})")
+    slow = 1000 * percentile(rtts, 0.99)
+    by_second: dict[int, int] = {}
+    for p in players:
+        for r, when in zip(p.rtts, p.sent_at, strict=True):
+            if 1000 * r >= slow:
+                second = int(when - started)
+                by_second[second] = by_second.get(second, 0) + 1
     return {
         "processes": processes,
         "broker": broker is not None,
@@ -196,6 +329,8 @@ async def load(
             "p50": round(1000 * statistics.median(settled), 2) if settled else None,
             "p99": round(1000 * percentile(settled, 0.99), 2) if settled else None,
         },
+        # the actions at or above the p99, by the second of the run they were sent in
+        "slowest_by_second": dict(sorted(by_second.items())),
         "reconnects": sum(p.reconnects for p in players),
         "tables_handed_over": moved,
         "server_cpu_s": [round(c, 2) for c in cpu],
@@ -203,6 +338,7 @@ async def load(
         "errors": sum(p.errors for p in players),
         "client_failures": len(failures),
         "client_failure_kinds": sorted({f"{type(f).__name__}: {f}"[:120] for f in failures}),
+        "commit_probe": probe_figures(samples, started, elapsed),
         "load_average_after": loadavg,
     }
 
@@ -384,23 +520,58 @@ def owners_per_epoch(db: str, codes: list[str]) -> dict[str, Any]:
     }
 
 
+SETUPS = (
+    ("one_process", 1, False, False),
+    ("two_processes_no_broker_yardstick", 2, False, False),
+    ("two_processes_at_owner", 2, False, True),
+    ("two_processes_relayed", 2, True, True),
+)
+"""The load set-ups, in the order of a round: name, processes, relayed players, broker."""
+
+
+def medians(rounds: list[dict[str, Any]], one: list[dict[str, Any]]) -> dict[str, Any]:
+    """A set-up's figures over its ``rounds``: the medians of p50, p99 and CPU per action
+    (and that CPU over the median of the one process's ``one``), and a few figures of each
+    round, to see how far apart the rounds were."""
+
+    def median(values: list[float]) -> float:
+        return round(statistics.median(values), 3)
+
+    cpu = median([r["cpu_ms_per_action"] for r in rounds])
+    return {
+        "rounds": len(rounds),
+        "p50_ms": median([r["rtt_ms"]["p50"] for r in rounds]),
+        "p99_ms": median([r["rtt_ms"]["p99"] for r in rounds]),
+        "cpu_ms_per_action": cpu,
+        "cpu_per_action_over_one": round(cpu / median([r["cpu_ms_per_action"] for r in one]), 3),
+        "p99_ms_by_round": [r["rtt_ms"]["p99"] for r in rounds],
+        "cpu_ms_per_action_by_round": [r["cpu_ms_per_action"] for r in rounds],
+        "commit_probe_max_ms_by_round": [r["commit_probe"].get("max_ms") for r in rounds],
+    }
+
+
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     log = Path(args.log)
     out: dict[str, Any] = {"load_average_before": load_average(), "cores": os.cpu_count()}
     if args.tables:
-        one = await load(args, 1, log)
-        out["one_process"] = one
-        setups = (
-            ("two_processes_no_broker_yardstick", False, None),
-            ("two_processes_at_owner", False, args.broker),
-            ("two_processes_relayed", True, args.broker),
-        )
-        for name, relay, broker in setups:
-            two = await load(args, 2, log, relay, broker)
-            out[name] = two
-            out[f"{name}_cpu_per_action_over_one"] = round(
-                two["cpu_ms_per_action"] / one["cpu_ms_per_action"], 3
-            )
+        done: dict[str, list[dict[str, Any]]] = {name: [] for name, *_ in SETUPS}
+        for round_ in range(args.rounds):
+            for name, processes, relay, brokered in SETUPS:
+                figures = await load(args, processes, log, relay, args.broker if brokered else None)
+                one = done["one_process"][round_] if processes > 1 else figures
+                figures["cpu_per_action_over_one"] = round(
+                    figures["cpu_ms_per_action"] / one["cpu_ms_per_action"], 3
+                )
+                done[name].append(figures)
+                print(
+                    f"round {round_ + 1}/{args.rounds} {name}: p50 {figures['rtt_ms']['p50']} ms,"
+                    f" p99 {figures['rtt_ms']['p99']} ms,"
+                    f" {figures['cpu_ms_per_action']} ms CPU an action,"
+                    f" probe max {figures['commit_probe'].get('max_ms')} ms",
+                    file=sys.stderr,
+                )
+        for name, rounds in done.items():
+            out[name] = {"median": medians(rounds, done["one_process"]), "rounds": rounds}
     if args.kills:
         out["failover"] = await failover(args, log)
     return out
@@ -414,6 +585,9 @@ def main() -> None:
     parser.add_argument("--broker", required=True, help="a Redis URL")
     parser.add_argument("--tables", type=int, default=300, help="0: no load test")
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="how many times to run the load set-ups"
+    )
     parser.add_argument("--think-min", type=float, default=0.5)
     parser.add_argument("--think-max", type=float, default=1.5)
     parser.add_argument("--bot-delay", type=float, default=0.8)
@@ -422,8 +596,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log", default=os.devnull, help="where the servers' output goes")
     args = parser.parse_args()
-    if not 0 <= args.tables <= 2000 or not 1 <= args.seconds <= 600 or not 0 <= args.kills <= 100:
-        raise SystemExit("keep it bounded: 0-2000 tables, 1-600 seconds, 0-100 kills")
+    if (
+        not 0 <= args.tables <= 2000
+        or not 1 <= args.seconds <= 600
+        or not 0 <= args.kills <= 100
+        or not 1 <= args.rounds <= 20
+    ):
+        raise SystemExit("keep it bounded: 0-2000 tables, 1-600 seconds, 0-100 kills, 1-20 rounds")
     print(json.dumps(asyncio.run(main_async(args)), indent=2))
 
 

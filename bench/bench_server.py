@@ -56,6 +56,8 @@ class Player:
     ) -> None:
         self.url, self.token, self.rng, self.think, self.stop_at = url, token, rng, think, stop_at
         self.rtts: list[float] = []
+        self.sent_at: list[float] = []
+        """When each timed action was sent (``time.monotonic``), beside ``rtts``."""
         self.errors = 0
         self.states = 0
 
@@ -104,7 +106,7 @@ class Player:
     async def request(self, message: dict[str, Any], timed: bool = True) -> None:
         msg_id = self.next_id
         self.next_id += 1
-        sent = time.perf_counter()
+        sent, at = time.perf_counter(), time.monotonic()
         await self.ws.send(json.dumps({**message, "id": msg_id}))
         while True:  # the new state comes first, then the ack
             reply = self.take(json.loads(await asyncio.wait_for(self.ws.recv(), timeout=60)))
@@ -112,6 +114,7 @@ class Player:
                 break
         if timed:
             self.rtts.append(time.perf_counter() - sent)
+            self.sent_at.append(at)
         if reply["type"] == "error":
             self.errors += 1
 
