@@ -26,7 +26,9 @@ more; it tells the relayed connections to reconnect (:data:`MOVED`). The new own
 lease among those its renewal returns (or when a client asks for the room) and rebuilds the
 room from the log at that epoch, as after a take-over: the player in turn gets a fresh turn.
 Its clients, reconnecting to the same process, now play there without the broker. A room with
-a client at its owner, or relayed from two processes or more, stays where it is.
+a client at its owner, or relayed from two processes or more, stays where it is. At most
+:data:`HANDS_PER_TICK` rooms are handed away a tick (each is rebuilt where it goes); the others
+due keep their streak and go on the next ticks.
 """
 
 from __future__ import annotations
@@ -63,6 +65,11 @@ FOLLOW_TICKS = 2
 the room is handed there (a client that merely reconnects elsewhere does not move a room)."""
 SWEEP = 64
 """At most this many rooms taken over a tick."""
+HANDS_PER_TICK = 8
+"""At most this many rooms handed away by this process a tick. Each hand-over makes the
+receiving process rebuild the room from its log (a read, a replay in a thread, a repair), and a
+burst of them (every table of a fresh load whose players landed on the other process) stalls
+both processes; the rooms beyond it keep their streak and go on a later tick."""
 
 
 def new_node() -> str:
@@ -360,7 +367,8 @@ class Cluster:
 
     async def _follow_players(self, living: set[str]) -> None:
         """Hand each room whose clients have all been relayed from one other living process
-        for :data:`FOLLOW_TICKS` ticks in a row to that process (see the module docstring)."""
+        for :data:`FOLLOW_TICKS` ticks in a row to that process (see the module docstring), at
+        most :data:`HANDS_PER_TICK` of them."""
         relayed: dict[Room, set[str]] = {}
         theirs: set[Connection] = set()
         for (relay, _), session in self.sessions.items():
@@ -368,6 +376,7 @@ class Cluster:
             if not session.conn.closed:
                 relayed.setdefault(session.room, set()).add(relay)
         streaks: dict[Room, tuple[str, int]] = {}
+        handed = 0
         for code, room in list(self.rooms.rooms.items()):
             nodes = relayed.get(room, set())
             node = next(iter(nodes)) if len(nodes) == 1 else None
@@ -384,10 +393,11 @@ class Cluster:
                 continue
             before = self._streaks.get(room)
             ticks = before[1] + 1 if before is not None and before[0] == node else 1
-            if ticks < FOLLOW_TICKS:
-                streaks[room] = (node, ticks)
-            else:
+            if ticks >= FOLLOW_TICKS and handed < HANDS_PER_TICK:
+                handed += 1
                 await self._hand_over(code, room, fence, node)
+            else:  # not yet, or over this tick's cap (then it is due again on the next)
+                streaks[room] = (node, min(ticks, FOLLOW_TICKS))
         self._streaks = streaks
 
     async def _hand_over(self, code: str, room: Room, fence: Fence, to: str) -> None:

@@ -1,0 +1,122 @@
+"""The table follows its players, at most :data:`~rummy21.server.cluster.HANDS_PER_TICK` a tick:
+a :class:`~rummy21.server.cluster.Cluster`'s hand-over decisions on their own, with a fake
+database, broker and rooms (no server, no clock: each tick is one call).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+pytest.importorskip("redis")  # the Cluster makes its Broker (which never connects here)
+
+from rummy21.server import lease
+from rummy21.server.cluster import FOLLOW_TICKS, HANDS_PER_TICK, Cluster, _Session
+from rummy21.server.connection import Connection
+from rummy21.server.model import RoomStatus, Settings
+from rummy21.server.room import Rooms
+from rummy21.server.session import GuessLimiter
+from rummy21.server.store import Op
+
+RELAY = "b"
+"""The other process, where every player of the rooms is connected."""
+
+
+class FakeStore:
+    """Grants every hand-over (the next epoch) and remembers it: (room, to whom)."""
+
+    def __init__(self) -> None:
+        self.handed: list[tuple[str, str]] = []
+
+    async def write(self, ops: Sequence[Op]) -> Any:
+        hand = ops[-1]
+        assert getattr(hand, "func", None) is lease.hand_to, ops
+        self.handed.append((hand.keywords["code"], hand.keywords["to"]))  # type: ignore[attr-defined]
+        return hand.keywords["epoch"] + 1  # type: ignore[attr-defined]
+
+
+class FakeBroker:
+    async def publish(self, channel: str, envelope: Any) -> int:
+        return 1
+
+    async def unfollow(self, code: str) -> None:
+        pass
+
+
+class FakeRoom:
+    """A room running here: its lease (for an hour), no client connected here."""
+
+    def __init__(self, cluster: Cluster, code: str) -> None:
+        self.code = code
+        self.fence = cluster.fence_for(code)
+        self.status = RoomStatus.PLAYING
+        self.conns: dict[int, list[Connection]] = {}
+
+    async def close(self) -> None:
+        pass
+
+
+async def nothing(_: Any) -> None:
+    pass
+
+
+def cluster_of(rooms: int) -> tuple[Cluster, FakeStore]:
+    """A cluster running ``rooms`` rooms, each with one client relayed from :data:`RELAY`."""
+    store = FakeStore()
+    settings = Settings()
+    cluster = Cluster(
+        store,  # type: ignore[arg-type]
+        settings,
+        Rooms(store, settings),  # type: ignore[arg-type]
+        "redis://127.0.0.1:1/0",
+        GuessLimiter(),
+        lease_seconds=3600.0,
+        node="a",
+    )
+    cluster.broker = FakeBroker()  # type: ignore[assignment]
+    for i in range(rooms):
+        room: Any = FakeRoom(cluster, f"R{i:03}")
+        cluster.rooms.rooms[room.code] = room
+        cluster.sessions[(RELAY, f"c{i}")] = _Session(room, Connection(nothing, nothing))
+    return cluster, store
+
+
+def test_hand_overs_are_capped_per_tick_and_the_rest_keep_their_streak() -> None:
+    rooms = 2 * HANDS_PER_TICK + 1
+
+    async def ticks() -> list[int]:
+        cluster, store = cluster_of(rooms)
+        handed = []
+        for _ in range(FOLLOW_TICKS + 2):
+            before = len(store.handed)
+            await cluster._follow_players({RELAY})
+            handed.append(len(store.handed) - before)
+        await asyncio.gather(*cluster._tasks)
+        assert sorted(store.handed) == [(f"R{i:03}", RELAY) for i in range(rooms)]  # each once
+        assert not cluster.rooms.rooms and not cluster.sessions and cluster.handed == rooms
+        return handed
+
+    # Nothing before the streak is long enough; then at most the cap a tick, and the rooms
+    # over it go on the next ticks without starting their streak again.
+    waiting = [0] * (FOLLOW_TICKS - 1)
+    assert asyncio.run(ticks()) == [*waiting, HANDS_PER_TICK, HANDS_PER_TICK, 1]
+
+
+def test_a_room_whose_streak_breaks_over_the_cap_starts_again() -> None:
+    """A room left over by the cap whose client comes back to its owner is not handed."""
+
+    async def ticks() -> list[tuple[str, str]]:
+        cluster, store = cluster_of(HANDS_PER_TICK + 1)
+        for _ in range(FOLLOW_TICKS):
+            await cluster._follow_players({RELAY})
+        (left,) = cluster.rooms.rooms.values()
+        left.conns[0] = [Connection(nothing, nothing)]  # its player, now at the owner
+        await cluster._follow_players({RELAY})
+        await asyncio.gather(*cluster._tasks)
+        assert list(cluster.rooms.rooms.values()) == [left]
+        return store.handed
+
+    assert len(asyncio.run(ticks())) == HANDS_PER_TICK
