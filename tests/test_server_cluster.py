@@ -279,6 +279,8 @@ def test_the_lease_fences_a_stale_owner(database: str) -> None:
         assert run(partial(lease.renew, owner="a", seconds=30)) == {"LEASE1": 1}
         run(partial(lease.release, code="LEASE1", owner="a", epoch=1))  # as if it expired
         assert run(partial(lease.holders, codes=["LEASE1"]))["LEASE1"].expired
+        assert run(partial(lease.renew, owner="a", seconds=30)) == {}  # given up: not taken back
+        assert run(partial(lease.orphans, limit=10)) == ["LEASE1"]
         assert run(partial(lease.acquire, code="LEASE1", owner="b", seconds=30)) == 2
 
         def write(owner: str, epoch: int, seq: int) -> Any:

@@ -123,8 +123,10 @@ class Cluster:
         self._taking: dict[str, asyncio.Task[Room | None]] = {}
         self._creating: set[str] = set()
         """Codes of rooms being created here (their lease is ours before the room runs)."""
-        self._unopened: set[tuple[str, int]] = set()
-        """Leases handed here whose room could not be rebuilt (not tried again each tick)."""
+        self._unopened: dict[str, int] = {}
+        """Rooms this process could not rebuild, and the epoch it failed at: given up (their
+        lease released) and left to the other processes, not tried here again each tick (a
+        room handed here at a later epoch is tried once more)."""
         self._streaks: dict[Room, tuple[str, int]] = {}
         """Rooms whose clients were all relayed from one process: that process, for how many
         ticks in a row."""
@@ -235,7 +237,7 @@ class Cluster:
             room = await Room.open(self.store, self.settings, code, fence)
         except Exception:
             log.exception("room %s could not be rebuilt; giving it up", code)
-            self._unopened.add((code, epoch))
+            self._unopened[code] = epoch
             await self.store.write(
                 [partial(lease.release, code=code, owner=self.node, epoch=epoch)]
             )
@@ -328,7 +330,7 @@ class Cluster:
         handed = [  # by their owner: run them here now
             self.take(code, handed=True)
             for code, epoch in held.items()
-            if code not in self.rooms.rooms and (code, epoch) not in self._unopened
+            if code not in self.rooms.rooms and self._unopened.get(code) != epoch
         ]
         for failed in await asyncio.gather(*handed, return_exceptions=True):
             if isinstance(failed, Exception):
@@ -336,7 +338,8 @@ class Cluster:
         await self._check_pipes()
         await self._follow_players(await self._check_sessions())
         for code in await self.store.read(partial(lease.orphans, limit=SWEEP)):
-            if code not in self.rooms.rooms:
+            # (one this process could not rebuild, and gave up, is left to the others)
+            if code not in self.rooms.rooms and code not in self._unopened:
                 await self.take(code)
 
     async def _check_pipes(self) -> None:

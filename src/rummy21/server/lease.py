@@ -34,6 +34,9 @@ from sqlalchemy.engine import Connection
 from rummy21.server.model import RoomStatus
 from rummy21.server.store import Op, StaleWrite, leases, owners, rooms
 
+NOBODY = ""
+"""The owner of a lease given up (:func:`release`): no process is named so, so no renewal
+extends it and no write passes its guard; the next :func:`acquire` takes it."""
 SAFETY = 0.8
 """The share of a lease a process trusts its own clock for (the rest covers clock drift and
 the time between asking for a renewal and the database granting it)."""
@@ -85,7 +88,8 @@ def claim_new(conn: Connection, code: str, owner: str, seconds: float) -> None:
 
 def renew(conn: Connection, owner: str, seconds: float) -> dict[str, int]:
     """Extend every lease ``owner`` holds, in one statement: {room: epoch}. A room that is
-    not in it was taken over (its lease had expired)."""
+    not in it was taken over (its lease had expired) or given up (:func:`release`). A lease
+    that expired while nobody took it over is still ``owner``'s, and renewed."""
     rows = conn.execute(
         update(leases)
         .where(leases.c.owner == owner)
@@ -115,11 +119,12 @@ def hand_to(conn: Connection, code: str, owner: str, epoch: int, to: str, second
 
 
 def release(conn: Connection, code: str, owner: str, epoch: int) -> None:
-    """Give room ``code`` up at once (its lease expires now), if ``owner`` still holds it."""
+    """Give room ``code`` up at once, if ``owner`` still holds it: the lease expires now and
+    names :data:`NOBODY`, so that ``owner``'s next renewal does not take it back."""
     conn.execute(
         update(leases)
         .where(leases.c.code == code, leases.c.owner == owner, leases.c.epoch == epoch)
-        .values(expires_at=func.now() - literal(timedelta(seconds=1)))
+        .values(owner=NOBODY, expires_at=func.now() - literal(timedelta(seconds=1)))
     )
 
 
