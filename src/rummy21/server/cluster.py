@@ -50,15 +50,15 @@ from rummy21.server.broker import Broker, Call, Close, Data, End, Open, Out, Rep
 from rummy21.server.connection import Connection
 from rummy21.server.lease import Fence, Holder
 from rummy21.server.model import RoomConfig, RoomError, RoomStatus, Settings
-from rummy21.server.room import Room, Rooms
+from rummy21.server.room import CLOSE_RECONNECT, Room, Rooms
 from rummy21.server.session import GuessLimiter, Receive, serve
 from rummy21.server.store import StaleWrite, Store
 
 log = logging.getLogger("rummy21.server.cluster")
 
-MOVED = 1012
-"""The WebSocket close code of a connection whose room changed hands ("service restart"): the
-browser reconnects by itself."""
+MOVED = CLOSE_RECONNECT
+"""The WebSocket close code of a connection whose room changed hands (1012, "service
+restart"): the browser reconnects by itself."""
 CALL_SECONDS = 10.0
 FOLLOW_TICKS = 2
 """Ticks in a row that all of a room's clients must be relayed from one other process before
