@@ -133,9 +133,12 @@ def probe(db: str, pipe: Connection, every: float) -> None:
     every commit, when it began (``time.monotonic``) and how long it took."""
     engine = sqlalchemy.create_engine(db, isolation_level="AUTOCOMMIT")
     insert = sqlalchemy.text("INSERT INTO bench_probe (at) VALUES (:at)")
+    # (each commit waits for the disk, whatever the servers' URL asks of theirs)
+    durable = sqlalchemy.text("SET synchronous_commit = on")
     samples: list[tuple[float, float]] = []
     try:
         with engine.connect() as conn:
+            conn.execute(durable)
             conn.execute(
                 sqlalchemy.text(
                     "CREATE TABLE IF NOT EXISTS bench_probe"

@@ -35,8 +35,15 @@ def free_port() -> int:
 @contextmanager
 def fresh_database(admin_url: str, prefix: str = "rummy21_") -> Iterator[str]:
     """The URL of a new, empty database on the server of ``admin_url``, dropped at the end
-    (with its connections, even if the block failed)."""
+    (with its connections, even if the block failed). The URL keeps ``admin_url``'s query
+    (``?options=-csynchronous_commit%3Doff``, say).
+
+    >>> from sqlalchemy.engine import make_url
+    >>> make_url("postgresql+psycopg://u:p@h/admin?options=-cx%3Dy").set(database="b").render_as_string(hide_password=False)
+    'postgresql+psycopg://u:p@h/b?options=-cx%3Dy'
+    """
     import sqlalchemy
+    from sqlalchemy.engine import make_url
 
     name = f"{prefix}{uuid.uuid4().hex[:12]}"
     admin = sqlalchemy.create_engine(admin_url, isolation_level="AUTOCOMMIT")
@@ -44,7 +51,7 @@ def fresh_database(admin_url: str, prefix: str = "rummy21_") -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
         try:
-            yield admin_url.rsplit("/", 1)[0] + "/" + name
+            yield make_url(admin_url).set(database=name).render_as_string(hide_password=False)
         finally:
             with admin.connect() as conn:
                 conn.execute(sqlalchemy.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

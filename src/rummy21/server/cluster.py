@@ -202,10 +202,14 @@ class Cluster:
         except Exception:
             log.exception("room %s: could not unsubscribe", code)
 
-    async def take(self, code: str, handed: bool = False) -> Room | None:
+    async def take(
+        self, code: str, handed: bool = False, renewed: tuple[int, float] | None = None
+    ) -> Room | None:
         """Run room ``code`` here if nobody does (its lease is free or expired), or, if
         ``handed``, because its lease is this process's (its owner handed it here): the
-        room, rebuilt from the database, else ``None``. One attempt at a time per room."""
+        room, rebuilt from the database, else ``None``. One attempt at a time per room.
+        ``renewed``: the lease's epoch and when the renewal that just returned it as this
+        process's was asked for (a tick's), so that it is not renewed again."""
         room = self.rooms.rooms.get(code)
         if room is not None:
             return room
@@ -213,15 +217,19 @@ class Cluster:
             return None  # being made here: it runs once stored
         task = self._taking.get(code)
         if task is None:
-            task = asyncio.ensure_future(self._take(code, handed))
+            task = asyncio.ensure_future(self._take(code, handed, renewed))
             self._taking[code] = task
             task.add_done_callback(lambda _t: self._taking.pop(code, None))
         return await asyncio.shield(task)
 
-    async def _take(self, code: str, handed: bool) -> Room | None:
+    async def _take(
+        self, code: str, handed: bool, renewed: tuple[int, float] | None
+    ) -> Room | None:
         asked = time.monotonic()
         epoch: int | None
-        if handed:  # confirm that the lease is still ours (renewing it, with all the others)
+        if renewed is not None:
+            epoch, asked = renewed
+        elif handed:  # confirm that the lease is still ours (renewing it, with all the others)
             held = await self.store.write(
                 [partial(lease.renew, owner=self.node, seconds=self.lease_seconds)]
             )
@@ -327,8 +335,8 @@ class Cluster:
             else:
                 fence.lose()
         await self.broker.beat(3 * self.lease_seconds)
-        handed = [  # by their owner: run them here now
-            self.take(code, handed=True)
+        handed = [  # by their owner: run them here now (the renewal above confirmed them)
+            self.take(code, renewed=(epoch, asked))
             for code, epoch in held.items()
             if code not in self.rooms.rooms and self._unopened.get(code) != epoch
         ]
