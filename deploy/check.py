@@ -1,8 +1,9 @@
 """The deployment check of ``deploy/run.sh --check``: through nginx only, make a table of two
-players, play it with each seat's WebSocket on whichever process nginx picks, kill one process
-(SIGKILL), and play on once both seats have reconnected by themselves.
+players, play it with each seat's WebSocket on whichever process nginx picks, kill the process
+that runs the table (SIGKILL; the database's ``leases`` row names it), and play on once both
+seats have reconnected by themselves.
 
-    python3 deploy/check.py NGINX_PORT SERVER_PID_TO_KILL OTHER_SERVER_PID
+    python3 deploy/check.py NGINX_PORT DB_URL NODE=PID NODE=PID
 """
 
 from __future__ import annotations
@@ -102,8 +103,24 @@ def play(seats: list[Seat], turns: int, first_id: int) -> int:
     return done
 
 
+def owner_of(db: str, code: str) -> str:
+    """The process that runs table ``code`` now (its lease's owner)."""
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(db)
+    try:
+        with engine.connect() as conn:
+            found = conn.execute(
+                sqlalchemy.text("SELECT owner FROM leases WHERE code = :code"), {"code": code}
+            ).scalar()
+    finally:
+        engine.dispose()
+    return str(found)
+
+
 def main() -> None:
-    port, victim, _other = (int(a) for a in sys.argv[1:4])
+    port, db = int(sys.argv[1]), sys.argv[2]
+    pids = {node: int(pid) for node, _, pid in (a.partition("=") for a in sys.argv[3:])}
     base = f"http://127.0.0.1:{port}"
     made = post(
         f"{base}/api/tables", {"name": "Ann", "seats": ["human", "human"], "turn_seconds": 60}
@@ -112,7 +129,9 @@ def main() -> None:
     seats = [Seat(port, made["code"], made["token"]), Seat(port, made["code"], joined["token"])]
     turns = play(seats, 4, 0)
     print(f"table {made['code']}: {turns} turns played through nginx")
-    os.kill(victim, signal.SIGKILL)
+    owner = owner_of(db, made["code"])
+    print(f"it runs at {owner}: killed")
+    os.kill(pids[owner], signal.SIGKILL)
     killed = time.monotonic()
     turns = play(seats, 4, 100)
     print(f"one server killed: {turns} turns now, {time.monotonic() - killed:.1f} s later")

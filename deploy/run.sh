@@ -3,8 +3,8 @@
 # the systemd units and nginx/rummy21.conf set up on a server, run by hand in one folder.
 #
 #   deploy/run.sh DB_URL REDIS_URL [PORT]           serve on http://127.0.0.1:PORT/ until Ctrl-C
-#   deploy/run.sh --check DB_URL REDIS_URL [PORT]   start, play a table through nginx (each seat
-#                                                   on another process, one of them killed), stop
+#   deploy/run.sh --check DB_URL REDIS_URL [PORT]   start, play a table through nginx, kill the
+#                                                   process that runs it, play on, stop
 #
 # PORT is nginx's (default 8080); the two servers take PORT+1 and PORT+2. Needs nginx and
 # rummy21 with its server, postgres and broker extras (pip install 'rummy21[server,postgres,broker]').
@@ -72,7 +72,7 @@ done
 echo "nginx: http://127.0.0.1:$port/"
 
 if [ -n "$check" ]; then
-    python3 "$here/check.py" "$port" "${pids[0]}" "${pids[1]}"
+    python3 "$here/check.py" "$port" "$db" "deploy-1-$$=${pids[0]}" "deploy-2-$$=${pids[1]}"
     echo "check passed"
 else
     wait -n "${pids[@]}"
