@@ -1,6 +1,10 @@
-"""The table follows its players, at most :data:`~rummy21.server.cluster.HANDS_PER_TICK` a tick:
-a :class:`~rummy21.server.cluster.Cluster`'s hand-over decisions on their own, with a fake
-database, broker and rooms (no server, no clock: each tick is one call).
+"""A :class:`~rummy21.server.cluster.Cluster`'s decisions on their own, with a fake database,
+broker and rooms (no server, no clock: each tick is one call): the table follows its players,
+at most :data:`~rummy21.server.cluster.HANDS_PER_TICK` a tick; and a room a process cannot
+rebuild is given up to the others (its lease released, and not taken back by the next renewal,
+:func:`~rummy21.server.lease.renew`: the lease statements' own test in
+``test_server_cluster.py`` checks that on PostgreSQL) and not tried again by this process's own
+sweep of orphans each tick.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import pytest
 
 pytest.importorskip("redis")  # the Cluster makes its Broker (which never connects here)
 
-from rummy21.server import lease
+from rummy21.server import lease, repository
 from rummy21.server.cluster import FOLLOW_TICKS, HANDS_PER_TICK, Cluster, _Session
 from rummy21.server.connection import Connection
 from rummy21.server.model import RoomStatus, Settings
@@ -42,6 +46,9 @@ class FakeBroker:
     async def publish(self, channel: str, envelope: Any) -> int:
         return 1
 
+    async def beat(self, seconds: float) -> None:
+        pass
+
     async def unfollow(self, code: str) -> None:
         pass
 
@@ -63,20 +70,26 @@ async def nothing(_: Any) -> None:
     pass
 
 
-def cluster_of(rooms: int) -> tuple[Cluster, FakeStore]:
-    """A cluster running ``rooms`` rooms, each with one client relayed from :data:`RELAY`."""
-    store = FakeStore()
+def cluster_on(store: Any) -> Cluster:
+    """Process ``a``'s cluster on a fake ``store`` and a :class:`FakeBroker`, one-hour leases."""
     settings = Settings()
     cluster = Cluster(
-        store,  # type: ignore[arg-type]
+        store,
         settings,
-        Rooms(store, settings),  # type: ignore[arg-type]
+        Rooms(store, settings),
         "redis://127.0.0.1:1/0",
         GuessLimiter(),
         lease_seconds=3600.0,
         node="a",
     )
     cluster.broker = FakeBroker()  # type: ignore[assignment]
+    return cluster
+
+
+def cluster_of(rooms: int) -> tuple[Cluster, FakeStore]:
+    """A cluster running ``rooms`` rooms, each with one client relayed from :data:`RELAY`."""
+    store = FakeStore()
+    cluster = cluster_on(store)
     for i in range(rooms):
         room: Any = FakeRoom(cluster, f"R{i:03}")
         cluster.rooms.rooms[room.code] = room
@@ -120,3 +133,45 @@ def test_a_room_whose_streak_breaks_over_the_cap_starts_again() -> None:
         return store.handed
 
     assert len(asyncio.run(ticks())) == HANDS_PER_TICK
+
+
+BROKEN = "BAD001"
+
+
+class BrokenRoomStore:
+    """One open room nobody runs, whose log cannot be read; records the lease statements."""
+
+    def __init__(self) -> None:
+        self.statements: list[str] = []
+
+    async def write(self, ops: Sequence[Op]) -> Any:
+        name = getattr(ops[-1], "func", None)
+        self.statements.append(getattr(name, "__name__", "?"))
+        if name is lease.renew:
+            return {}
+        if name is lease.acquire:
+            return self.statements.count("acquire")  # a new epoch each time
+        if name is lease.release:
+            return None
+        raise AssertionError(f"unexpected write {ops}")
+
+    async def read(self, op: Op) -> Any:
+        name = getattr(op, "func", None)
+        if name is lease.orphans:
+            return [BROKEN]
+        if name is repository.load_room:
+            raise RuntimeError("the log of this room cannot be read")
+        raise AssertionError(f"unexpected read {op}")
+
+
+def test_a_room_that_cannot_be_rebuilt_is_given_up_once_and_left_to_the_others() -> None:
+    async def ticks() -> list[str]:
+        store = BrokenRoomStore()
+        cluster = cluster_on(store)
+        for _ in range(3):
+            await cluster.tick()
+        assert BROKEN not in cluster.rooms.rooms
+        return store.statements
+
+    # Taken once from the sweep, failed, released; the next ticks only renew.
+    assert asyncio.run(ticks()) == ["renew", "acquire", "release", "renew", "renew"]
