@@ -10,8 +10,9 @@ sweep of orphans each tick.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 
@@ -24,6 +25,8 @@ from rummy21.server.model import RoomStatus, Settings
 from rummy21.server.room import Rooms
 from rummy21.server.session import GuessLimiter
 from rummy21.server.store import Op
+
+T = TypeVar("T")
 
 RELAY = "b"
 """The other process, where every player of the rooms is connected."""
@@ -68,6 +71,13 @@ class FakeRoom:
 
 async def nothing(_: Any) -> None:
     pass
+
+
+def run(ticks: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(ticks)`` on a thread of its own: the browser tests' Playwright (sync API)
+    keeps an event loop running in the main thread of a test worker."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, ticks).result()
 
 
 def cluster_on(store: Any) -> Cluster:
@@ -115,7 +125,7 @@ def test_hand_overs_are_capped_per_tick_and_the_rest_keep_their_streak() -> None
     # Nothing before the streak is long enough; then at most the cap a tick, and the rooms
     # over it go on the next ticks without starting their streak again.
     waiting = [0] * (FOLLOW_TICKS - 1)
-    assert asyncio.run(ticks()) == [*waiting, HANDS_PER_TICK, HANDS_PER_TICK, 1]
+    assert run(ticks()) == [*waiting, HANDS_PER_TICK, HANDS_PER_TICK, 1]
 
 
 def test_a_room_whose_streak_breaks_over_the_cap_starts_again() -> None:
@@ -132,7 +142,7 @@ def test_a_room_whose_streak_breaks_over_the_cap_starts_again() -> None:
         assert list(cluster.rooms.rooms.values()) == [left]
         return store.handed
 
-    assert len(asyncio.run(ticks())) == HANDS_PER_TICK
+    assert len(run(ticks())) == HANDS_PER_TICK
 
 
 BROKEN = "BAD001"
@@ -174,4 +184,4 @@ def test_a_room_that_cannot_be_rebuilt_is_given_up_once_and_left_to_the_others()
         return store.statements
 
     # Taken once from the sweep, failed, released; the next ticks only renew.
-    assert asyncio.run(ticks()) == ["renew", "acquire", "release", "renew", "renew"]
+    assert run(ticks()) == ["renew", "acquire", "release", "renew", "renew"]
