@@ -150,6 +150,10 @@ class Table:
         self._forced_orders = None if reshuffles is None else deque(tuple(r) for r in reshuffles)
         self._log: list[Event] = []
         self._public: list[PublicEvent] = []
+        self._shown: tuple[tuple[PublicEvent, ...], tuple[OpenCard, ...]] = ((), ())
+        self._shown_at = -1
+        """The public history and the open pile as tuples, and the log length they were made
+        at (every view lists both; every change to them records an event)."""
         self._record(
             DealStarted(players, dealer, seed, rules, layout.cut, layout.open_card, recorded)
         )
@@ -221,7 +225,15 @@ class Table:
     @property
     def open_pile(self) -> tuple[OpenCard, ...]:
         """Bottom first; the last entry is the top card."""
-        return tuple(self._open)
+        return self._public_state()[1]
+
+    def _public_state(self) -> tuple[tuple[PublicEvent, ...], tuple[OpenCard, ...]]:
+        """The public history and the open pile, as tuples made again only after an event
+        (a long deal's views would otherwise copy its whole history each)."""
+        if self._shown_at != len(self._log):
+            self._shown = (tuple(self._public), tuple(self._open))
+            self._shown_at = len(self._log)
+        return self._shown
 
     @property
     def drawn(self) -> Card | None:
@@ -678,7 +690,7 @@ class Table:
                 )
                 for s in range(self._players)
             ),
-            history=tuple(self._public),
+            history=self._public_state()[0],
             turns=self._turns,
             scores=self.scores,
             blocked=self._blocked() if own_turn else None,
