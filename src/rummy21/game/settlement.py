@@ -241,11 +241,7 @@ def settle(
         if (
             rules.value_needs_pure
             and s.standing is not Standing.DECLARED
-            and not (
-                analyses[s.seat].pure_groups_possible
-                if s.seat in analyses
-                else pure_groups_possible(counts_of(s.cards), rules)
-            )
+            and not pure_groups_possible(counts_of(s.cards), rules)
         ):
             points = married = 0
         values[s.seat], marriages[s.seat] = points, married
