@@ -571,7 +571,7 @@ def test_the_table_follows_its_player(servers: list[Server], database: str) -> N
     """A table made at a (a human and a bot) whose player plays through b is handed to b
     within a few leases: the player plays on through the move (reconnecting after 1012),
     every acknowledged move is in the log, and each epoch had one owner: a, then b."""
-    from rummy21.server.cluster import MOVED
+    from rummy21.server.room import CLOSE_RECONNECT
 
     a, b = servers
     made = httpx.post(
@@ -594,7 +594,7 @@ def test_the_table_follows_its_player(servers: list[Server], database: str) -> N
             if moved is None and lease_of(database, code) == (b.name, 2):
                 moved, after = time.monotonic() - connected, len(acked)
         assert moved < 5 * LEASE, moved
-        assert MOVED in ann.closes and ann.connects >= 2, (ann.closes, ann.connects)
+        assert CLOSE_RECONNECT in ann.closes and ann.connects >= 2, (ann.closes, ann.connects)
         assert ann.server is b
         state = ann.wait(lambda s: s["deal"]["my_turn"])
         assert state["deadline"] is not None  # the clocks run at b

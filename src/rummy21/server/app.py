@@ -44,7 +44,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummy21.bots import LEVELS, level_of
 from rummy21.server import present, repository
-from rummy21.server.cluster import MOVED, Cluster
+from rummy21.server.cluster import Cluster
 from rummy21.server.connection import Connection
 from rummy21.server.lease import Holder
 from rummy21.server.model import (
@@ -63,7 +63,7 @@ from rummy21.server.protocol import (
     error_message,
 )
 from rummy21.server.replay import replay_deal
-from rummy21.server.room import Room, Rooms
+from rummy21.server.room import CLOSE_RECONNECT, Room, Rooms
 from rummy21.server.session import TOO_MANY_GUESSES, GuessLimiter, serve
 from rummy21.server.store import Store
 
@@ -389,7 +389,7 @@ def create_app(
                     if where is None:  # a finished room: its end, as stored
                         where = await cluster.snapshot(check_code(code))
                         if where is not None and where.status is not RoomStatus.FINISHED:
-                            conn.stop(MOVED)  # changing hands this very moment: come back
+                            conn.stop(CLOSE_RECONNECT)  # changing hands this very moment: come back
                             return
             except ProtocolError:
                 where = None

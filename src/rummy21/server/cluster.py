@@ -22,13 +22,13 @@ one other living process (none connected here, at least one there) for :data:`FO
 ticks in a row, the owner hands the room's lease to that process (:func:`.lease.hand_to`,
 behind its guard like every write, so an action in flight either commits first or is refused
 and never acknowledged) and stops running it as if it had lost the lease, writing nothing
-more; it tells the relayed connections to reconnect (:data:`MOVED`). The new owner finds the
-lease among those its renewal returns (or when a client asks for the room) and rebuilds the
-room from the log at that epoch, as after a take-over: the player in turn gets a fresh turn.
-Its clients, reconnecting to the same process, now play there without the broker. A room with
-a client at its owner, or relayed from two processes or more, stays where it is. At most
-:data:`HANDS_PER_TICK` rooms are handed away a tick (each is rebuilt where it goes); the others
-due keep their streak and go on the next ticks.
+more; it tells the relayed connections to reconnect (:data:`~.room.CLOSE_RECONNECT`). The new
+owner finds the lease among those its renewal returns (or when a client asks for the room)
+and rebuilds the room from the log at that epoch, as after a take-over: the player in turn
+gets a fresh turn. Its clients, reconnecting to the same process, now play there without the
+broker. A room with a client at its owner, or relayed from two processes or more, stays where
+it is. At most :data:`HANDS_PER_TICK` rooms are handed away a tick (each is rebuilt where it
+goes); the others due keep their streak and go on the next ticks.
 """
 
 from __future__ import annotations
@@ -56,9 +56,6 @@ from rummy21.server.store import StaleWrite, Store
 
 log = logging.getLogger("rummy21.server.cluster")
 
-MOVED = CLOSE_RECONNECT
-"""The WebSocket close code of a connection whose room changed hands (1012, "service
-restart"): the browser reconnects by itself."""
 CALL_SECONDS = 10.0
 FOLLOW_TICKS = 2
 """Ticks in a row that all of a room's clients must be relayed from one other process before
@@ -258,8 +255,9 @@ class Cluster:
         self.taken_over += 1
         for pipe in list(self.pipes.values()):  # relayed here to the owner before: come back
             if pipe.code == code and pipe.epoch < epoch:
-                pipe.conn.stop(MOVED)
-        log.info("room %s: running it here (epoch %d%s)", code, epoch, ", handed" if handed else "")
+                pipe.conn.stop(CLOSE_RECONNECT)
+        by = ", handed" if handed or renewed is not None else ""
+        log.info("room %s: running it here (epoch %d%s)", code, epoch, by)
         return room
 
     async def create(
@@ -362,7 +360,7 @@ class Cluster:
             held = holders.get(pipe.code)
             if held is None or held.epoch != pipe.epoch or held.expired:
                 log.info("room %s: changing hands (%s); relayed clients reconnect", pipe.code, held)
-                pipe.conn.stop(MOVED)
+                pipe.conn.stop(CLOSE_RECONNECT)
 
     async def _check_sessions(self) -> set[str]:
         """End the connections served for relays that no longer live; the relays that do."""
@@ -437,7 +435,7 @@ class Cluster:
             self._drop(code, room)
         fence.lose()  # the room is gone from here already: nothing else to do
         # The relays close their connections (the clients reconnect, to the room's new owner).
-        end = End(t="end", epoch=fence.epoch, code=MOVED)
+        end = End(t="end", epoch=fence.epoch, code=CLOSE_RECONNECT)
         await asyncio.gather(
             *(self.broker.publish(wire.conn_channel(n, c), end) for n, c in keys),
             return_exceptions=True,
@@ -470,7 +468,7 @@ class Cluster:
             return  # not ours (any more): the relay notices from the lease
         if envelope.epoch != fence.epoch:
             if envelope.epoch < fence.epoch and isinstance(envelope, Open):
-                self._spawn(self._end(envelope.node, envelope.cid, fence, MOVED))
+                self._spawn(self._end(envelope.node, envelope.cid, fence, CLOSE_RECONNECT))
             return
         if isinstance(envelope, Open):
             self._open(room, envelope)
@@ -609,7 +607,7 @@ class Cluster:
         opened = Open(t="open", node=self.node, cid=cid, epoch=held.epoch, address=address[:64])
         if await self.broker.publish(channel, opened) == 0:
             log.info("%s: its owner does not listen; the client reconnects", channel)
-            conn.stop(MOVED)  # nobody runs it right now: the client comes back shortly
+            conn.stop(CLOSE_RECONNECT)  # nobody runs it right now: the client comes back shortly
             return
         while not conn.closed:
             payload = await receive(None)
@@ -621,5 +619,5 @@ class Cluster:
             )
             if await self.broker.publish(channel, data) == 0:
                 log.info("%s: its owner stopped listening; the client reconnects", channel)
-                conn.stop(MOVED)
+                conn.stop(CLOSE_RECONNECT)
                 break
