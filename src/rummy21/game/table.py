@@ -92,6 +92,8 @@ class Table:
     ``seed`` makes the deal reproducible (RULES §2); without it the shoe is shuffled with
     :class:`secrets.SystemRandom` and recorded in the log header. ``shoe`` deals a chosen order
     (then ``seed``, if given, drives only reshuffles). ``dealer`` defaults to the last seat.
+    ``reshuffles`` are the orders of the deal's first reshuffles (a replayed log's, see
+    :meth:`start_of`); the reshuffles after them are shuffled as a live table shuffles.
     """
 
     def __init__(
@@ -353,11 +355,11 @@ class Table:
         pile = [o.card for o in self._open[:-1]]
         if not pile:
             return self._end(EndReason.WASH)
-        if self._forced_orders is not None:
-            if not self._forced_orders or Counter(self._forced_orders[0]) != Counter(pile):
+        if self._forced_orders:  # replaying a log: its reshuffles, while it has any
+            if Counter(self._forced_orders[0]) != Counter(pile):
                 raise ReplayError("the log's reshuffle does not match the open pile")
             order = list(self._forced_orders.popleft())
-        else:
+        else:  # live (a table rebuilt from its log plays on past the log's reshuffles)
             order = pile
             self._rng.shuffle(order)
         self._open = self._open[-1:]
