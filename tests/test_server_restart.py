@@ -19,8 +19,10 @@ sync_client = pytest.importorskip("websockets.sync.client")
 
 
 def start(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
-    """A server on ``port`` and the SQLite file ``db``, up."""
+    """A server on ``port`` and the SQLite file ``db``, up (its players may send messages as
+    fast as a test does)."""
     args = ["--db", f"sqlite:///{db}", "--bot-delay", "0", "--next-deal", "0"]
+    args += ["--message-rate", "0"]
     return Server([*args, "--log-level", "warning"], log, wait=30, port=port).process
 
 
@@ -119,3 +121,60 @@ def test_a_killed_server_comes_back_with_every_table(tmp_path: Path) -> None:
     finally:
         server.kill()
         server.wait(timeout=10)
+
+
+def test_a_table_rebuilt_after_a_restart_reshuffles_again_and_again(tmp_path: Path) -> None:
+    """A live table rebuilt after a kill -9 draws on through two reshuffles of its open pile
+    (the rebuilt deal once refused its first reshuffle: its log had no order for it)."""
+    port, db, log = free_port(), tmp_path / "live.sqlite3", tmp_path / "server.log"
+    server = start(port, db, log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        made = httpx.post(
+            f"{base}/api/tables",
+            timeout=10,
+            json={"name": "Ann", "seats": ["human", "human"], "turn_seconds": 0, "deals": 1},
+        ).json()
+        code = made["code"]
+        joined = httpx.post(f"{base}/api/tables/{code}/join", timeout=10, json={"name": "Bo"})
+        tokens = [made["token"], joined.json()["token"]]
+        clients = [Client(port, code, t) for t in tokens]
+
+        def play(turns: int, reshuffles: int | None = None) -> int:
+            """The seats in turn draw from the stock and let that card go (for ``turns``
+            turns, or until the stock ran out ``reshuffles`` times): the reshuffles seen."""
+            seen = 0
+            first = clients[0].wait(lambda s: s["deal"] is not None)["deal"]["turn"]
+            for i in range(turns):
+                client = clients[(first + i) % 2]
+                state = client.wait(lambda s: s["deal"]["my_turn"] and s["deal"]["phase"] == "draw")
+                seen += state["deal"]["stock_size"] == 0
+                client.turn()
+                if seen == reshuffles:
+                    break
+            return seen
+
+        assert play(20) == 0
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=10)
+        for client in clients:
+            client.close()
+
+        server = start(port, db, log)
+        clients = [Client(port, code, t) for t in tokens]
+        assert play(1000, reshuffles=2) == 2
+        assert clients[0].state["room"]["status"] == "playing"
+        reshuffled = [e for e in logged_events_of(db, code) if e["event"] == "reshuffled"]
+        assert len(reshuffled) == 2
+        for client in clients:
+            client.close()
+        assert "Traceback" not in log.read_text()
+    finally:
+        server.kill()
+        server.wait(timeout=10)
+
+
+def logged_events_of(db: Path, code: str) -> list[dict[str, Any]]:
+    from serving import logged_events
+
+    return logged_events(f"sqlite:///{db}", code)

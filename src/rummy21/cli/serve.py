@@ -177,6 +177,13 @@ def serve(
         help="Seconds a player whose turn it is may stay disconnected before the turn times "
         "out (also at tables without a turn timer; 0: wait for ever).",
     ),
+    message_rate: float = typer.Option(
+        40.0,
+        "--message-rate",
+        min=0.0,
+        max=10_000.0,
+        help="Messages a second one player may send (bursts of twice that; 0: no limit).",
+    ),
     broker: str | None = typer.Option(
         None,
         help="Redis URL (e.g. redis://127.0.0.1:6379/0): run as one of many processes on one "
@@ -233,6 +240,7 @@ def serve(
         bot_delay=bot_delay,
         next_deal_seconds=next_deal,
         absent_grace=absent_grace,
+        rate_limit=message_rate or None,
         broker=broker,
         lease_seconds=lease_seconds,
         node=node,
