@@ -271,12 +271,14 @@ def test_rate_limit(tmp_path: Path) -> None:
         with client.websocket_connect(f"/ws/{made['code']}") as ws:
             seat = Seat(ws, made["token"])
             seat.hello()
-            for _ in range(30):
-                seat.send({"type": "ping"})
+            for n in range(1, 31):
+                seat.send({"type": "ping", "id": n})
             replies = [seat.recv() for _ in range(30)]
             kinds = Counter(r.get("code") or r["type"] for r in replies)
             assert kinds["pong"] >= 5 and kinds["rate_limited"] >= 10, kinds
             assert set(kinds) == {"pong", "rate_limited"}
+            # Every message is answered, a refused one too, with its own id.
+            assert sorted(r["id"] for r in replies) == list(range(1, 31))
 
 
 def test_a_failed_commit_undoes_the_move(tmp_path: Path) -> None:

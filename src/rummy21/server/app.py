@@ -11,9 +11,9 @@ HTTP (JSON):
   a spectator). ``GET /healthz``.
 
 WebSocket ``/ws/{code}``: the first message is ``{"type": "hello", "token": …}``; a wrong token
-is answered with an error and the socket is closed (code 4401), and a client address that
-sent too many wrong tokens lately (seat tokens or history tokens) is refused for a while
-(``rate_limited``, close code 4429). After the hello the server sends ``welcome``, then (if a
+is answered with an error and the socket is closed (code 4401), or, from a client address that
+sent too many wrong tokens to the table lately (seat tokens or history tokens), with
+``rate_limited`` (close code 4429); a correct token is never refused. After the hello the server sends ``welcome``, then (if a
 bot was playing the seat while its player was away) a ``notice`` with a sentence saying so,
 then ``state`` messages (the seat's own view) after every change, and answers each client
 message (see :mod:`.protocol`) with ``ack``, ``error``, ``groups``, ``arranged``,
@@ -143,7 +143,8 @@ def create_app(
     is predictable); ``table_factory`` deals chosen cards (tests only). ``rate_limit`` caps
     the messages a second of one connection (``None``: no cap). ``absent_grace`` is how long
     the seat in turn may have no open connection before it times out (0: no limit);
-    ``hello_failures`` how many wrong seat tokens one client address may send a minute.
+    ``hello_failures`` how many wrong seat tokens one client address may send a table a
+    minute before its wrong tokens are answered ``rate_limited``.
 
     ``broker`` (a Redis URL) makes this process one of many on the same database (which must
     be PostgreSQL): each room is run by one of them at a time, under a lease of
@@ -319,12 +320,10 @@ def create_app(
         scheme, _, token = header.partition(" ")
         seat = None
         if header:
-            if guesses.blocked(address):
-                raise RoomError("rate_limited", TOO_MANY_GUESSES)
             if scheme.lower() == "bearer" and token.strip():
                 seat = room.seat_for_token(token.strip())
-            if seat is None:
-                guesses.failed(address)
+            if seat is None and guesses.wrong(room.code, address):
+                raise RoomError("rate_limited", TOO_MANY_GUESSES)
         if seat is None and not room.config.public_history:
             raise RoomError("forbidden", PRIVATE_HISTORY)
         return seat

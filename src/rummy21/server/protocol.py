@@ -235,6 +235,22 @@ def parse_message(text: str | bytes) -> Message:
         raise ProtocolError("malformed", _describe(error), msg_id) from None
 
 
+def message_id(text: str | bytes) -> int | None:
+    """The ``id`` of the client message ``text`` if it has a usable one, without reading the
+    rest (for the answers to messages that are refused unread, such as over a rate limit).
+
+    >>> message_id('{"type": "ping", "id": 12}'), message_id("not json"), message_id("[1]")
+    (12, None, None)
+    """
+    if len(text) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        return None
+    return _usable_id(data.get("id")) if isinstance(data, dict) else None
+
+
 def _usable_id(value: object) -> int | None:
     """A message's ``id`` read as the messages read it (:data:`MsgId`), else ``None``.
 

@@ -29,6 +29,7 @@ from rummy21.server.protocol import (
     ReadyMsg,
     error_message,
     groups_of,
+    message_id,
     parse_message,
     to_action,
 )
@@ -38,24 +39,28 @@ log = logging.getLogger("rummy21.server")
 
 HELLO_SECONDS = 30.0
 TOO_MANY_GUESSES = "too many wrong seat tokens from your address: wait a minute and try again"
+WRONG_TOKEN = "this token holds no seat at this table"
+SLOW_DOWN = "too many messages: slow down"
 
 Receive = Callable[[float | None], Awaitable[str | bytes | None]]
 """The client's next message, waiting at most ``timeout`` seconds (``None``: for ever)."""
 
 
 class GuessLimiter:
-    """Wrong seat tokens per client address: at most ``limit`` in any ``window`` seconds; an
-    address over the limit is refused (even with a good token) until its oldest failure ages
-    out of the window.
+    """Wrong seat tokens per table and client address: at most ``limit`` in any ``window``
+    seconds. A wrong token from an address over the limit at that table is answered
+    ``rate_limited`` instead of ``unauthorized`` (and its socket closed with 4429); a correct
+    token is never refused, so a player is never locked out by someone guessing from the same
+    address (a home, an office), and one table's guesses do not count at another.
 
     >>> clock = iter(range(100)).__next__
     >>> guesses = GuessLimiter(limit=2, window=10, clock=lambda: float(clock()))
-    >>> guesses.failed("a"); guesses.failed("a")
-    >>> guesses.blocked("a"), guesses.blocked("b")
-    (True, False)
+    >>> guesses.failed("ABCDEF", "a"); guesses.failed("ABCDEF", "a")
+    >>> guesses.blocked("ABCDEF", "a"), guesses.blocked("ABCDEF", "b"), guesses.blocked("XYZ234", "a")
+    (True, False, False)
     """
 
-    MAX_ADDRESSES = 10_000
+    MAX_KEYS = 10_000
 
     def __init__(
         self, limit: int = 10, window: float = 60.0, clock: Callable[[], float] = time.monotonic
@@ -63,36 +68,46 @@ class GuessLimiter:
         self.limit = limit
         self.window = window
         self._clock = clock
-        self._failures: dict[str, deque[float]] = {}
+        self._failures: dict[tuple[str, str], deque[float]] = {}
 
-    def _recent(self, address: str, now: float) -> deque[float] | None:
-        stamps = self._failures.get(address)
+    def _recent(self, key: tuple[str, str], now: float) -> deque[float] | None:
+        stamps = self._failures.get(key)
         if stamps is None:
             return None
         while stamps and stamps[0] <= now - self.window:
             stamps.popleft()
         if not stamps:
-            del self._failures[address]
+            del self._failures[key]
             return None
         return stamps
 
-    def blocked(self, address: str) -> bool:
-        stamps = self._recent(address, self._clock())
+    def blocked(self, code: str, address: str) -> bool:
+        """Whether ``address`` sent ``limit`` wrong tokens to table ``code`` lately."""
+        stamps = self._recent((code, address), self._clock())
         return stamps is not None and len(stamps) >= self.limit
 
-    def failed(self, address: str) -> None:
+    def failed(self, code: str, address: str) -> None:
+        """``address`` sent a wrong token to table ``code``."""
         now = self._clock()
-        if len(self._failures) >= self.MAX_ADDRESSES:  # forget the addresses gone quiet
+        if len(self._failures) >= self.MAX_KEYS:  # forget the addresses gone quiet
             for old in list(self._failures):
                 self._recent(old, now)
-            while len(self._failures) >= self.MAX_ADDRESSES:
+            while len(self._failures) >= self.MAX_KEYS:
                 del self._failures[next(iter(self._failures))]
-        stamps = self._recent(address, now)
+        key = (code, address)
+        stamps = self._recent(key, now)
         if stamps is None:
-            stamps = self._failures[address] = deque()
+            stamps = self._failures[key] = deque()
         stamps.append(now)
         while len(stamps) > self.limit:
             stamps.popleft()
+
+    def wrong(self, code: str, address: str) -> bool:
+        """Count a wrong token from ``address`` at table ``code``; whether the address was
+        already over the limit there (then the answer is ``rate_limited``)."""
+        over = self.blocked(code, address)
+        self.failed(code, address)
+        return over
 
 
 async def serve(
@@ -112,7 +127,7 @@ async def serve(
         if payload is None:
             return
         if not conn.allow():
-            conn.send(error_message("rate_limited", "too many messages: slow down"))
+            conn.send(error_message("rate_limited", SLOW_DOWN, message_id(payload)))
             continue
         msg_id = None
         try:
@@ -121,19 +136,14 @@ async def serve(
             if seat is None:
                 if not isinstance(msg, HelloMsg):
                     raise ProtocolError("unauthorized", "say hello with your seat's token first")
-                if guesses.blocked(address):
-                    conn.send(error_message("rate_limited", TOO_MANY_GUESSES, msg_id))
-                    conn.stop(4429)
-                    return
                 found = room.seat_for_token(msg.token)
                 if found is None:
-                    guesses.failed(address)
-                    conn.send(
-                        error_message(
-                            "unauthorized", "this token holds no seat at this table", msg_id
-                        )
-                    )
-                    conn.stop(4401)
+                    if guesses.wrong(room.code, address):
+                        conn.send(error_message("rate_limited", TOO_MANY_GUESSES, msg_id))
+                        conn.stop(4429)
+                    else:
+                        conn.send(error_message("unauthorized", WRONG_TOKEN, msg_id))
+                        conn.stop(4401)
                     return
                 if not await room.attach(conn, found):
                     return  # (the room closed meanwhile: the client reconnects)
