@@ -12,8 +12,7 @@ import random
 
 import pytest
 
-from rummy21.game import Discard, Draw, Reshuffled, Source, Table
-from rummy21.game.table import Phase
+from rummy21.game import Discard, Draw, Phase, Reshuffled, Source, Table
 
 
 def step(table: Table, rng: random.Random) -> None:

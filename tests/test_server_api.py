@@ -115,7 +115,7 @@ def test_joining_fills_the_table_and_starts_the_deal(client: TestClient) -> None
             {"name": "A" * 5000, "seats": ["human", "random"]},
             "a display name has at most 24 characters",
         ),
-        ({"name": "A", "seats": ["human", "random"], "point_value": "abc"}, "not a number"),
+        ({"name": "A", "seats": ["human", "random"], "point_value": "abc"}, "not 'abc'"),
         ({"name": "A", "seats": ["human", "random"], "point_value": "-1"}, "point value"),
         ({"name": "A", "seats": ["human", "random"], "rules": "nepali"}, "rules"),
         ({"name": "A", "seats": ["human", "random"], "turn_seconds": 9999}, "turn_seconds"),
@@ -138,6 +138,32 @@ def test_live_servers_refuse_seeds(tmp_path: Path) -> None:
         assert reply.status_code == 403 and "seed" in reply.json()["error"]
         made = live.post("/api/tables", json={"name": "A", "seats": ["human", "random"]})
         assert made.status_code == 201
+
+
+def test_a_point_value_is_shown_as_it_is_written(client: TestClient) -> None:
+    for written, shown in (("100", "100"), ("1E2", "100"), ("0.2500", "0.25"), ("0", "0")):
+        made = create_table(client, ["human", "random"], point_value=written)
+        assert client.get(f"/api/tables/{made['code']}").json()["point_value"] == shown
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "code"),
+    [
+        ("post", "/api/tables", b'{"name": "\xff\xfe"}', 400, "malformed"),
+        ("post", "/api/tables", b"\xff" * 10, 400, "malformed"),
+        ("get", "/api/nothing", None, 404, "not_found"),
+        ("put", "/api/tables", None, 405, "method_not_allowed"),
+        ("delete", "/api/tables/ABCDEF", None, 405, "method_not_allowed"),
+    ],
+)
+def test_every_refusal_has_the_api_error_shape(
+    client: TestClient, method: str, path: str, body: bytes | None, status: int, code: str
+) -> None:
+    headers = {"content-type": "application/json"}
+    reply = client.request(method.upper(), path, content=body, headers=headers)
+    assert reply.status_code == status
+    answer = reply.json()
+    assert set(answer) == {"error", "code"} and answer["code"] == code and answer["error"]
 
 
 def test_unknown_tables(client: TestClient) -> None:

@@ -74,7 +74,9 @@ def test_token_guesses_are_limited_per_table_and_address(tmp_path: Path) -> None
         reply, closed = hello(client, other["code"], "y" * 32)
         assert (reply["code"], closed) == ("unauthorized", 4401)
         # The history API shares the count, and takes the right token too.
-        wrong = client.get(f"/api/tables/{code}/deals", headers={"Authorization": "Bearer " + "z" * 32})
+        wrong = client.get(
+            f"/api/tables/{code}/deals", headers={"Authorization": "Bearer " + "z" * 32}
+        )
         assert wrong.status_code == 429 and wrong.json()["code"] == "rate_limited"
         right = client.get(
             f"/api/tables/{code}/deals", headers={"Authorization": f"Bearer {made['token']}"}

@@ -13,12 +13,12 @@ HTTP (JSON):
 WebSocket ``/ws/{code}``: the first message is ``{"type": "hello", "token": …}``; a wrong token
 is answered with an error and the socket is closed (code 4401), or, from a client address that
 sent too many wrong tokens to the table lately (seat tokens or history tokens), with
-``rate_limited`` (close code 4429); a correct token is never refused. After the hello the server sends ``welcome``, then (if a
-bot was playing the seat while its player was away) a ``notice`` with a sentence saying so,
-then ``state`` messages (the seat's own view) after every change, and answers each client
-message (see :mod:`.protocol`) with ``ack``, ``error``, ``groups``, ``arranged``,
-``declare_check`` or ``pong``, echoing its ``id``. The host may send ``autoplay`` to hand an
-absent player's seat to a bot (see :mod:`.room`).
+``rate_limited`` (close code 4429); a correct token is never refused. After the hello the
+server sends ``welcome``, then (if a bot was playing the seat while its player was away) a
+``notice`` with a sentence saying so, then ``state`` messages (the seat's own view) after
+every change, and answers each client message (see :mod:`.protocol`) with ``ack``,
+``error``, ``groups``, ``arranged``, ``declare_check`` or ``pong``, echoing its ``id``. The
+host may send ``autoplay`` to hand an absent player's seat to a bot (see :mod:`.room`).
 
 >>> from starlette.testclient import TestClient
 >>> with TestClient(create_app("sqlite://")) as client:
@@ -40,6 +40,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rummy21.bots import LEVELS, level_of
@@ -212,6 +213,23 @@ def create_app(
             text = str(item.get("msg", "invalid")).removeprefix("Value error, ")
             parts.append(f"{where}: {text}" if where else text)
         return _error(422, "invalid", "; ".join(parts) or "invalid request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        """Starlette's own refusals (an unreadable body, no such path, a wrong method) in the
+        API's error shape, as every other refusal."""
+        status = error.status_code
+        if status == 400:
+            code, message = "malformed", "the request body is not JSON in UTF-8"
+        elif status == 404:
+            code, message = "not_found", f"nothing at {request.url.path[:80]}"
+        elif status == 405:
+            code, message = "method_not_allowed", f"{request.method} is not allowed here"
+        else:
+            code, message = "invalid", str(error.detail)
+        reply = _error(status, code, message)
+        reply.headers.update(error.headers or {})
+        return reply
 
     @app.exception_handler(RoomError)
     async def _room_error(_request: Request, error: RoomError) -> JSONResponse:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
@@ -42,6 +41,7 @@ from pydantic import (
 
 from rummy21.cards import Card, CardError
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
+from rummy21.game.match import parse_point_value
 from rummy21.server.model import BotName, SeatChoice
 
 #: The largest WebSocket message a client may send (a full declaration is well under 1 KiB).
@@ -335,15 +335,9 @@ class CreateTable(BaseModel):
     @field_validator("point_value")
     @classmethod
     def _point_value(cls, value: str) -> str:
-        try:
-            amount = Decimal(value.strip())
-        except InvalidOperation:
-            raise ValueError(f"not a number: {value!r}") from None
-        if not amount.is_finite() or amount < 0 or amount > 1_000_000:
-            raise ValueError("the point value is a number from 0 to 1000000")
-        if amount != amount.quantize(Decimal("0.0001")):
-            raise ValueError("the point value has at most 4 decimal places")
-        return str(amount.normalize()) if amount else "0"
+        """The engine reads the amount (:func:`~rummy21.game.match.parse_point_value`); it is
+        kept as plain digits ("100", "0.25"), never in exponent form ("1E+2")."""
+        return format(parse_point_value(value), "f")
 
     @model_validator(mode="after")
     def _someone_plays(self) -> CreateTable:

@@ -56,8 +56,10 @@ class GuessLimiter:
     >>> clock = iter(range(100)).__next__
     >>> guesses = GuessLimiter(limit=2, window=10, clock=lambda: float(clock()))
     >>> guesses.failed("ABCDEF", "a"); guesses.failed("ABCDEF", "a")
-    >>> guesses.blocked("ABCDEF", "a"), guesses.blocked("ABCDEF", "b"), guesses.blocked("XYZ234", "a")
-    (True, False, False)
+    >>> guesses.blocked("ABCDEF", "a"), guesses.blocked("ABCDEF", "b")
+    (True, False)
+    >>> guesses.blocked("XYZ234", "a")
+    False
     """
 
     MAX_KEYS = 10_000
