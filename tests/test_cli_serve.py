@@ -26,10 +26,14 @@ RUNNER = CliRunner()
 
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
-    """uvicorn.run replaced by a note of its arguments (and the collector settings serve
-    changes put back)."""
+    """The server's run (uvicorn) replaced by a note of its arguments (and the collector
+    settings serve changes put back)."""
     runs: list[dict[str, Any]] = []
-    monkeypatch.setattr("uvicorn.run", lambda application, **kwargs: runs.append(kwargs))
+
+    def run(application: Any, host: str, port: int, **options: Any) -> None:
+        runs.append({"host": host, "port": port, **options})
+
+    monkeypatch.setattr("rummy21.server.listen.run", run)
     threshold = gc.get_threshold()
     yield runs
     gc.unfreeze()

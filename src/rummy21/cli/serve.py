@@ -208,16 +208,30 @@ def serve(
         "whose X-Forwarded-For header then names each client (so that the limit on wrong seat "
         "tokens counts each client, not the proxy).",
     ),
+    header_timeout: float = typer.Option(
+        10.0,
+        "--header-timeout",
+        min=0.5,
+        max=300.0,
+        help="Seconds a connection may take to send a request's headers before it is closed (408).",
+    ),
+    max_connections: int = typer.Option(
+        4096,
+        "--max-connections",
+        min=16,
+        max=1_000_000,
+        help="Connections served at once (more are answered 503).",
+    ),
     log_level: LogLevel = typer.Option(
         LogLevel.info, case_sensitive=False, help="uvicorn log level."
     ),
 ) -> None:
     """Serve the browser table: create a table, share its link, play against people and bots."""
     try:
-        import uvicorn
         from uvicorn.config import LOG_LEVELS
 
         from rummy21.server import create_app
+        from rummy21.server.listen import run
     except ImportError as error:  # the optional dependencies are missing
         _fail(f"rummy21 serve needs the server extras: pip install 'rummy21[server]' ({error})")
     if not host.strip():
@@ -249,12 +263,12 @@ def serve(
     # less often, so that hundreds of tables do not pay for frequent full collections.
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
-    uvicorn.run(
+    run(
         application,
-        host=host,
-        port=port,
+        host,
+        port,
         log_level=log_level.value,
-        ws_max_size=64 * 1024,
-        proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
+        header_seconds=header_timeout,
+        max_connections=max_connections,
     )
