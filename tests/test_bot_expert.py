@@ -137,13 +137,13 @@ def test_a_tiny_tournament_runs() -> None:
 
 def test_the_server_seats_and_runs_an_expert() -> None:
     pytest.importorskip("pydantic")
+    from rummy21.bots import choose_move
     from rummy21.server.protocol import CreateTable
-    from rummy21.server.scheduler import choose_bot_action
 
     made = CreateTable(name="Asha", seats=["human", "expert", "greedy", "random"])
     assert made.seats[1] == "expert"
     table = Table(2, seed=6)
     seat = table.turn
     assert seat is not None
-    action = choose_bot_action("expert", 1, table.view(seat), table.legal_actions())
+    action, _ = choose_move("expert", 1, table.view(seat), table.legal_actions())
     assert action in table.legal_actions()

@@ -172,7 +172,7 @@ def test_autoplay_survives_a_restart(tmp_path: Path) -> None:
 
 
 def test_older_rooms_read_the_first_human_seat_as_host() -> None:
-    from rummy21.server.room import RoomConfig
+    from rummy21.server.model import RoomConfig
 
     old = RoomConfig.from_json(
         '{"players": 3, "rules": "classic", "point_value": "1", '

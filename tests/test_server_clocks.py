@@ -93,7 +93,7 @@ def test_a_reloaded_room_keeps_its_turn_clock_and_countdowns(tmp_path: Path) -> 
             state = Seat(ws, between["token"]).hello()
             assert state["room"]["status"] == "between" and state["deadline"] is None
             assert 0 < state["next_deal_at"] - state["server_now"] <= 60_000
-            room = client.app.state.rooms.rooms[between["code"]]  # type: ignore[attr-defined]
+            room = client.app.state.tables.rooms[between["code"]]  # type: ignore[attr-defined]
             assert room._task is not None and not room._task.done()  # the countdown runs
         info = client.get(f"/api/tables/{waiting['code']}").json()
         assert info["status"] == "waiting"
@@ -187,7 +187,7 @@ def test_the_earlier_of_turn_clock_and_grace_applies(tmp_path: Path) -> None:
 def test_the_grace_can_be_turned_off(tmp_path: Path) -> None:
     with TestClient(make_app(tmp_path, absent_grace=0)) as client:
         made = create_table(client, ["human", "random"], turn_seconds=0)
-        room = client.app.state.rooms.rooms[made["code"]]  # type: ignore[attr-defined]
+        room = client.app.state.tables.rooms[made["code"]]  # type: ignore[attr-defined]
         assert room.table.turn == 0 and not room.connected(0)
         info = client.get(f"/api/tables/{made['code']}").json()
         assert info["seats"][0]["connected"] is False and room.deadline is None

@@ -19,11 +19,13 @@ import pytest
 pytest.importorskip("redis")  # the Cluster makes its Broker (which never connects here)
 
 from rummy21.server import lease, repository
-from rummy21.server.cluster import FOLLOW_TICKS, HANDS_PER_TICK, Cluster, _Session
+from rummy21.server.botpool import BotPool
+from rummy21.server.cluster import FOLLOW_TICKS, HANDS_PER_TICK, Cluster
 from rummy21.server.connection import Connection
+from rummy21.server.directory import Rooms
+from rummy21.server.limits import GuessLimiter
 from rummy21.server.model import RoomStatus, Settings
-from rummy21.server.room import Rooms
-from rummy21.server.session import GuessLimiter
+from rummy21.server.relay import _Session
 from rummy21.server.store import Op
 
 T = TypeVar("T")
@@ -86,7 +88,7 @@ def cluster_on(store: Any) -> Cluster:
     cluster = Cluster(
         store,
         settings,
-        Rooms(store, settings),
+        Rooms(store, settings, BotPool(0), GuessLimiter()),
         "redis://127.0.0.1:1/0",
         GuessLimiter(),
         lease_seconds=3600.0,
@@ -103,7 +105,7 @@ def cluster_of(rooms: int) -> tuple[Cluster, FakeStore]:
     for i in range(rooms):
         room: Any = FakeRoom(cluster, f"R{i:03}")
         cluster.rooms.rooms[room.code] = room
-        cluster.sessions[(RELAY, f"c{i}")] = _Session(room, Connection(nothing, nothing))
+        cluster.relay.sessions[(RELAY, f"c{i}")] = _Session(room, Connection(nothing, nothing))
     return cluster, store
 
 
@@ -117,9 +119,9 @@ def test_hand_overs_are_capped_per_tick_and_the_rest_keep_their_streak() -> None
             before = len(store.handed)
             await cluster._follow_players({RELAY})
             handed.append(len(store.handed) - before)
-        await asyncio.gather(*cluster._tasks)
+        await asyncio.gather(*cluster.relay._tasks)
         assert sorted(store.handed) == [(f"R{i:03}", RELAY) for i in range(rooms)]  # each once
-        assert not cluster.rooms.rooms and not cluster.sessions and cluster.handed == rooms
+        assert not cluster.rooms.rooms and not cluster.relay.sessions and cluster.handed == rooms
         return handed
 
     # Nothing before the streak is long enough; then at most the cap a tick, and the rooms
@@ -138,7 +140,7 @@ def test_a_room_whose_streak_breaks_over_the_cap_starts_again() -> None:
         (left,) = cluster.rooms.rooms.values()
         left.conns[0] = [Connection(nothing, nothing)]  # its player, now at the owner
         await cluster._follow_players({RELAY})
-        await asyncio.gather(*cluster._tasks)
+        await asyncio.gather(*cluster.relay._tasks)
         assert list(cluster.rooms.rooms.values()) == [left]
         return store.handed
 

@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 from starlette.testclient import TestClient
 from test_server_helpers import Seat, create_table, make_app
 
-from rummy21.server.session import GuessLimiter
+from rummy21.server.limits import GuessLimiter
 
 
 def closed_with(seat: Seat) -> int:

@@ -44,7 +44,7 @@ def golden_table(players: int, rules: RuleSet, dealer: int, number: int, seed: i
 
 
 def room_of(client: TestClient, code: str) -> Any:
-    return client.app.state.rooms.rooms[code]  # type: ignore[attr-defined]
+    return client.app.state.tables.rooms[code]  # type: ignore[attr-defined]
 
 
 def test_a_match_of_two_deals_against_greedy_and_random_bots(tmp_path: Path) -> None:

@@ -18,10 +18,12 @@ from rummy21.game.match import deal_seed
 from rummy21.server import present
 
 
-def test_a_deal_that_could_not_be_stored_is_dealt_again_with_its_seed(tmp_path: Path) -> None:
+def test_a_deal_that_could_not_be_stored_is_dealt_again_by_itself_with_its_seed(
+    tmp_path: Path,
+) -> None:
     with TestClient(make_app(tmp_path, next_deal_seconds=600)) as client:
         made = create_table(client, ["human", "random"], deals=2, seed=5)
-        room = client.app.state.rooms.rooms[made["code"]]  # type: ignore[attr-defined]
+        room = client.app.state.tables.rooms[made["code"]]  # type: ignore[attr-defined]
         assert isinstance(room.match, Match)
         with client.websocket_connect(f"/ws/{made['code']}") as ws:
             seat = Seat(ws, made["token"])
@@ -43,13 +45,16 @@ def test_a_deal_that_could_not_be_stored_is_dealt_again_with_its_seed(tmp_path: 
 
             room.store.write = failing
             try:
-                reply = seat.request({"type": "ready"})
+                # The player is ready; the deal cannot be stored: the server says it retries…
+                assert seat.request({"type": "ready"})["type"] == "ack"
+                troubled = seat.wait(lambda s: s["trouble"] is not None)
             finally:
                 room.store.write = real_write
-            assert reply["type"] == "error" and reply["code"] == "server"
-            assert (room.status, room.number, len(room.match.deals)) == ("between", 0, 1)
-            assert seat.request({"type": "ready"})["type"] == "ack"
+            assert troubled["room"]["status"] == "between" and troubled["trouble"]["retry_at"]
+            assert (room.number, len(room.match.deals)) == (0, 1)
+            # …and deals it by itself once it can, from its seed.
             state = seat.wait(lambda s: s["room"]["status"] == "playing")
+            assert state["trouble"] is None
             assert state["match"]["deal"] == 1 and state["deal"]["dealer"] == 0
             assert (
                 state["deal"]["hand"]
@@ -69,7 +74,7 @@ def test_a_hello_that_reaches_a_room_no_longer_run_here_is_told_to_reconnect(
 
     with TestClient(make_app(tmp_path)) as client:
         made = create_table(client, ["human", "random"], deals=2)
-        room = client.app.state.rooms.rooms[made["code"]]  # type: ignore[attr-defined]
+        room = client.app.state.tables.rooms[made["code"]]  # type: ignore[attr-defined]
         client.portal.call(room.close)  # type: ignore[union-attr]
         with client.websocket_connect(f"/ws/{made['code']}") as ws:
             ws.send_json({"type": "hello", "token": made["token"], "id": 1})

@@ -27,7 +27,7 @@ from browser.kit import (
 from rummy21.analysis import analyze
 from rummy21.cards import counts_of
 from rummy21.game import Table
-from rummy21.server.room import deal_seed
+from rummy21.game.match import deal_seed
 from rummy21.solver import max_pure_groups
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -12,6 +12,7 @@ ValueError: unknown bot 'clever'; choose one of expert, greedy, random, search (
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 
@@ -22,6 +23,8 @@ from rummy21.bots.greedy import GreedyBot, Release, best_release
 from rummy21.bots.random_bot import RandomBot
 from rummy21.bots.runner import DEFAULT_TURN_LIMIT, play_deal, play_match
 from rummy21.bots.search import SearchBot, search_with_worlds
+from rummy21.game.actions import Action
+from rummy21.game.view import View
 
 BOT_NAMES = ("expert", "greedy", "random", "search")
 
@@ -122,6 +125,23 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     return made(argument, seed)
 
 
+def choose_move(
+    name: str, seed: int | None, view: View, legal: Sequence[Action]
+) -> tuple[Action, float]:
+    """The move a fresh bot ``name`` (seeded with ``seed``) chooses for ``view``, and the CPU
+    seconds it took (a module-level function, so that a process pool can run it).
+
+    >>> from rummy21.game import Table
+    >>> table = Table(2, seed=3)
+    >>> action, seconds = choose_move("random", 1, table.view(0), table.legal_actions())
+    >>> action in table.legal_actions(), seconds >= 0
+    (True, True)
+    """
+    started = time.process_time()
+    action = make_bot(name, seed).choose(view, legal)
+    return action, time.process_time() - started
+
+
 def parse_bot_names(text: str, seats: int) -> list[str]:
     """Bot names for ``seats`` seats from ``"greedy,random"`` (repeated in turn to fill them).
 
@@ -158,6 +178,7 @@ __all__ = [
     "SearchBot",
     "best_release",
     "check_bot_name",
+    "choose_move",
     "level_of",
     "make_bot",
     "make_bots",

@@ -6,7 +6,13 @@
 """
 
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source, TimeOut, parse_action
-from rummy21.game.errors import GameError, IllegalActionError, ReplayError, SetupError
+from rummy21.game.errors import (
+    GameError,
+    IllegalActionError,
+    NotYourTurnError,
+    ReplayError,
+    SetupError,
+)
 from rummy21.game.events import (
     DealEnded,
     DealStarted,
@@ -45,6 +51,7 @@ __all__ = [
     "GameError",
     "IllegalActionError",
     "Match",
+    "NotYourTurnError",
     "OpenCard",
     "Phase",
     "PublicEvent",

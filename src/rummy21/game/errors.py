@@ -19,5 +19,14 @@ class IllegalActionError(GameError):
     """An action the rules do not allow now. The message says why; the table is unchanged."""
 
 
+class NotYourTurnError(IllegalActionError):
+    """An action by a seat that is not in turn; :attr:`turn` is the seat that is (so that an
+    interface can name that player in its own words)."""
+
+    def __init__(self, message: str, turn: int) -> None:
+        super().__init__(message)
+        self.turn = turn
+
+
 class ReplayError(GameError):
     """An event log that is malformed or does not reproduce itself when replayed."""

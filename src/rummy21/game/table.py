@@ -50,7 +50,7 @@ from rummy21.game.actions import (
 )
 from rummy21.game.dealing import check_shoe, deal_shoe, shuffled_shoe
 from rummy21.game.declaration import Verdict, judge
-from rummy21.game.errors import IllegalActionError, ReplayError, SetupError
+from rummy21.game.errors import IllegalActionError, NotYourTurnError, ReplayError, SetupError
 from rummy21.game.events import (
     DealEnded,
     DealStarted,
@@ -267,7 +267,9 @@ class Table:
     def _actor(self, seat: int | None) -> int:
         why = self._why_not_actor(seat)
         if why is not None:
-            raise IllegalActionError(why)
+            if self._phase is Phase.OVER:
+                raise IllegalActionError(why)
+            raise NotYourTurnError(why, self._turn)
         return self._turn
 
     def _why_not_actor(self, seat: int | None) -> str | None:
@@ -295,6 +297,7 @@ class Table:
     # --------------------------------------------------------------- draw
     def verify_draw(self, source: Source | str = Source.STOCK, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless the player in turn may draw from ``source``."""
+        self._actor(seat)
         why = self._why_not_draw(source, seat)
         if why is not None:
             raise IllegalActionError(why)

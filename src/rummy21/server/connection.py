@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
+
+from rummy21.server.limits import TokenBucket
 
 log = logging.getLogger("rummy21.server")
 
@@ -30,10 +31,8 @@ class Connection:
         self.seat: int | None = None
         self.sent = 0
         self.close_code = 1000
-        # A token bucket: ``rate`` messages a second, bursts of twice that.
-        self._rate = rate
-        self._tokens = 2 * rate if rate else 0.0
-        self._stamp = time.monotonic()
+        self._bucket = TokenBucket(rate)
+        """What it may send before it holds a seat (after: the seat's own limit)."""
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
@@ -46,15 +45,7 @@ class Connection:
         self.queue.put_nowait(text)
 
     def allow(self) -> bool:
-        if not self._rate:
-            return True
-        now = time.monotonic()
-        self._tokens = min(2 * self._rate, self._tokens + (now - self._stamp) * self._rate)
-        self._stamp = now
-        if self._tokens < 1.0:
-            return False
-        self._tokens -= 1.0
-        return True
+        return self._bucket.allow()
 
     async def pump(self) -> None:
         try:

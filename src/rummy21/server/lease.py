@@ -56,10 +56,12 @@ def _until(seconds: float) -> object:
 
 
 def acquire(conn: Connection, code: str, owner: str, seconds: float) -> int | None:
-    """Take room ``code`` for ``owner`` if it exists, is not finished, and nobody holds its
-    lease (or the lease expired): the new epoch, else ``None``."""
-    status = conn.execute(select(rooms.c.status).where(rooms.c.code == code)).scalar()
-    if status is None or status == RoomStatus.FINISHED.value:
+    """Take room ``code`` for ``owner`` if it exists, is not finished nor set aside, and
+    nobody holds its lease (or the lease expired): the new epoch, else ``None``."""
+    row = conn.execute(
+        select(rooms.c.status, rooms.c.set_aside).where(rooms.c.code == code)
+    ).first()
+    if row is None or row.status == RoomStatus.FINISHED.value or row.set_aside is not None:
         return None
     statement = (
         insert(leases)
@@ -159,12 +161,15 @@ def holders(conn: Connection, codes: Sequence[str]) -> dict[str, Holder]:
 
 
 def orphans(conn: Connection, limit: int) -> list[str]:
-    """Open rooms nobody runs: their lease expired, or they never had one."""
+    """Open rooms nobody runs: their lease expired, or they never had one (not the parked
+    ones, idle until a visit, nor those set aside)."""
     rows = conn.execute(
         select(rooms.c.code)
         .select_from(rooms.outerjoin(leases, leases.c.code == rooms.c.code))
         .where(
             rooms.c.status != RoomStatus.FINISHED.value,
+            rooms.c.parked_at.is_(None),
+            rooms.c.set_aside.is_(None),
             or_(leases.c.code.is_(None), leases.c.expires_at < func.now()),
         )
         .limit(limit)

@@ -55,12 +55,14 @@ class SeatKind(StrEnum):
 
 
 class RoomError(Exception):
-    """A request the room refuses; ``code`` is the machine-readable kind."""
+    """A request the room refuses; ``code`` is the machine-readable kind, ``retry_after`` (if
+    known) the seconds after which the same request may succeed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,21 @@ class Settings:
     absent_grace: float = 60.0
     """Seconds the seat in turn may stay without an open connection before it times out
     (0: never, the table waits for the player or its turn timer)."""
+    bot_workers: int | None = None
+    """Processes the bots think in (the server's bot CPU: at most this many cores); ``None``:
+    one per core but one; 0: threads of the server's own process."""
+    max_tables: int = 2000
+    """Live tables at once (in memory; idle ones are evicted first); 0: no cap."""
+    max_search_seats: int = 60
+    """Seats played by the ``search`` bot (the lobby's Master) at once; 0: no cap."""
+    tables_per_address: int = 30
+    """Tables one client address may create in :attr:`creation_window` seconds; 0: no cap."""
+    creation_window: float = 600.0
+    idle_seconds: float = 600.0
+    """A table nobody has been connected to for this long is evicted from memory (it rests in
+    the database; a visit runs it again)."""
+    finished_seconds: float = 60.0
+    """A finished table nobody is connected to is evicted from memory after this long."""
 
 
 @pydantic_dataclass(frozen=True)

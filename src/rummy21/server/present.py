@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rummy21.analysis import check_layout
 from rummy21.bots import level_of
@@ -35,11 +35,9 @@ from rummy21.groups import Group, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 from rummy21.server.model import SeatKind
+from rummy21.server.snapshot import RoomSnapshot
 from rummy21.solver import max_pure_groups
 from rummy21.suggest import suggest_counts
-
-if TYPE_CHECKING:
-    from rummy21.server.room import Room
 
 #: How many of the latest public events and open-pile cards a state message carries.
 HISTORY_TAIL = 40
@@ -383,16 +381,17 @@ def check_declaration(
 
 
 # ------------------------------------------------------------------ a room's messages
-def state_message(room: Room, seat: int) -> dict[str, Any]:
+def state_message(room: RoomSnapshot, seat: int) -> dict[str, Any]:
     """Everything ``seat``'s browser shows, sent after every change: the room, the match,
     ``seat``'s view of the deal (:func:`deal_view`), the result once the deal is over, the
-    clocks (epoch ms) and who is ready for the next deal."""
+    clocks (epoch ms), who is ready for the next deal, and ``trouble``: what the server says
+    while it cannot save the table's changes (``None``: all is well)."""
     table = room.table
     deal = None if table is None else deal_view(table, seat, room.names)
     result = None
     if table is not None and table.over and table.result is not None:
-        result = result_view(table, room.number, seat, room.match.point_value, room.names)
-    clock = room.scheduler
+        result = result_view(table, room.number, seat, room.point_value, room.names)
+    clocks, trouble = room.clocks, room.trouble
     return {
         "type": "state",
         "version": room.version,
@@ -401,10 +400,13 @@ def state_message(room: Room, seat: int) -> dict[str, Any]:
         "match": match_info(room),
         "deal": deal,
         "result": result,
-        "deadline": _epoch_ms(clock.deadline_wall),
-        "deadline_kind": None if clock.deadline_kind is None else clock.deadline_kind.value,
-        "next_deal_at": _epoch_ms(clock.next_deal_wall),
+        "deadline": _epoch_ms(clocks.deadline),
+        "deadline_kind": clocks.deadline_kind,
+        "next_deal_at": _epoch_ms(clocks.next_deal),
         "ready": sorted(room.ready),
+        "trouble": None
+        if trouble is None
+        else {"text": trouble.text, "retry_at": _epoch_ms(trouble.retry_at)},
         "server_now": int(time.time() * 1000),
     }
 
@@ -413,7 +415,7 @@ def _epoch_ms(wall: float | None) -> int | None:
     return None if wall is None else int(wall * 1000)
 
 
-def room_info(room: Room) -> dict[str, Any]:
+def room_info(room: RoomSnapshot) -> dict[str, Any]:
     """The public facts of a room (the lobby's view, and ``room`` in the state message)."""
     config = room.config
     return {
@@ -425,7 +427,7 @@ def room_info(room: Room) -> dict[str, Any]:
         "turn_seconds": config.turn_seconds,
         "deals": config.deals,
         "deal": room.number,
-        "deals_done": len(room.match.deals),
+        "deals_done": len(room.deals),
         "host": config.host,
         "public_history": config.public_history,
         "seats": [
@@ -435,7 +437,7 @@ def room_info(room: Room) -> dict[str, Any]:
                 "bot": s.bot if s.kind is SeatKind.BOT else None,
                 "name": s.display,
                 "taken": s.taken,
-                "connected": s.kind is SeatKind.BOT or room.connected(s.seat),
+                "connected": room.is_connected(s.seat),
                 "autoplay": s.autoplay,
                 "level": level_of(s.bot) if s.bot else None,
             }
@@ -444,16 +446,30 @@ def room_info(room: Room) -> dict[str, Any]:
     }
 
 
-def match_info(room: Room) -> dict[str, Any]:
+def match_info(room: RoomSnapshot) -> dict[str, Any]:
     """The match so far: running totals (points and money) and every finished deal."""
-    match = room.match
     return {
-        "deal": match.number,
+        "deal": room.number,
         "deals": room.config.deals,
         "point_value": room.config.point_value,
-        "totals": list(match.totals),
-        "money": [str(match.money(seat)) for seat in range(match.players)],
-        "history": [summary_dict(s) for s in match.deals],
+        "totals": list(room.totals),
+        "money": [str(room.money(seat)) for seat in range(room.config.players)],
+        "history": [summary_dict(s) for s in room.deals],
+    }
+
+
+def history_info(room: RoomSnapshot, viewer: int | None) -> dict[str, Any]:
+    """A table's finished deals, for its history page (``viewer``: the asking seat)."""
+    return {
+        "code": room.code,
+        "names": room.names,
+        "rules": room.config.rules,
+        "point_value": room.config.point_value,
+        "deals": room.config.deals,
+        "finished": [summary_dict(s) for s in room.deals],
+        "totals": list(room.totals),
+        "viewer": viewer,
+        "public_history": room.config.public_history,
     }
 
 

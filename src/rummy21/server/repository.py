@@ -60,14 +60,36 @@ class StoredRoom:
     """The deals with a summary (ended), in order."""
     last: StoredDeal | None
     """The last deal dealt, if any (it may be the last of :attr:`deals`)."""
+    parked: bool = False
+    """Whether the room rests in the database only (evicted from memory while idle)."""
+    set_aside: str | None = None
+    """Why the room was set aside (it cannot be rebuilt), if it was."""
+
+
+class DamagedRoom(Exception):
+    """A stored room that cannot be read back or rebuilt (a row that does not parse, a log
+    that does not replay): not the database's passing trouble, and retrying will not help."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(f"table {code}: {reason}")
+        self.code = code
+        self.reason = reason
 
 
 # ------------------------------------------------------------------------ reads
 def load_room(conn: Connection, code: str) -> StoredRoom | None:
-    """Everything stored about room ``code`` (``None``: no such room)."""
+    """Everything stored about room ``code`` (``None``: no such room); :class:`DamagedRoom` if
+    its rows do not read back as a room."""
     row = conn.execute(select(rooms).where(rooms.c.code == code)).first()
     if row is None:
         return None
+    try:
+        return _stored_room(conn, code, row)
+    except (ValueError, KeyError, TypeError) as error:  # (pydantic's errors are ValueErrors)
+        raise DamagedRoom(code, f"its stored rows do not read back: {error}") from None
+
+
+def _stored_room(conn: Connection, code: str, row: Any) -> StoredRoom:
     slots = [
         SeatSlot(r.seat, SeatKind(r.kind), r.bot, r.name, r.token_hash)
         for r in conn.execute(select(seats).where(seats.c.code == code).order_by(seats.c.seat))
@@ -103,6 +125,8 @@ def load_room(conn: Connection, code: str) -> StoredRoom | None:
         slots,
         summaries,
         last,
+        parked=row.parked_at is not None,
+        set_aside=row.set_aside,
     )
 
 
@@ -119,13 +143,24 @@ def deal_log(conn: Connection, code: str, number: int) -> list[str]:
 
 
 def open_room_codes(conn: Connection) -> list[str]:
-    """The codes of the rooms whose match is not finished."""
+    """The codes of the rooms to run at start: their match is not finished, they are not
+    parked (idle) and not set aside."""
     return [
         r.code
         for r in conn.execute(
-            select(rooms.c.code).where(rooms.c.status != RoomStatus.FINISHED.value)
+            select(rooms.c.code).where(
+                rooms.c.status != RoomStatus.FINISHED.value,
+                rooms.c.parked_at.is_(None),
+                rooms.c.set_aside.is_(None),
+            )
         )
     ]
+
+
+def set_aside_reason(conn: Connection, code: str) -> str | None:
+    """Why room ``code`` was set aside (``None``: it was not, or there is no such room)."""
+    reason = conn.execute(select(rooms.c.set_aside).where(rooms.c.code == code)).scalar()
+    return None if reason is None else str(reason)
 
 
 # ----------------------------------------------------------------------- writes
@@ -244,6 +279,21 @@ def end_deal(conn: Connection, code: str, summary: DealSummary, finished: bool) 
     )
     if finished:
         _set_status(conn, code, RoomStatus.FINISHED)
+
+
+def park(conn: Connection, code: str) -> None:
+    """Room ``code`` rests in the database only (idle: evicted from memory until a visit)."""
+    conn.execute(update(rooms).where(rooms.c.code == code).values(parked_at=utcnow()))
+
+
+def unpark(conn: Connection, code: str) -> None:
+    """Room ``code`` runs again."""
+    conn.execute(update(rooms).where(rooms.c.code == code).values(parked_at=None))
+
+
+def set_aside(conn: Connection, code: str, reason: str) -> None:
+    """Room ``code`` cannot be rebuilt (``reason``): it is never run again."""
+    conn.execute(update(rooms).where(rooms.c.code == code).values(set_aside=reason[:2000]))
 
 
 def _set_status(conn: Connection, code: str, status: RoomStatus) -> None:

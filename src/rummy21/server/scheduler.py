@@ -17,6 +17,14 @@ reasons, and the earlier one is :attr:`Scheduler.deadline`, with :attr:`Schedule
 Between deals the countdown to the next deal (``next_deal_seconds``) starts when the deal ends.
 A scheduler starts with no clock running, so a room rebuilt after a restart gives the player in
 turn a fresh full turn and a room between deals a fresh countdown.
+
+Back-off. A step whose writes fail (the database is unwritable: a full disk, a lost server)
+is tried again by itself after 1, 2, 4… seconds, at most :data:`MAX_BACKOFF` apart, and the
+room tells its players meanwhile (:meth:`Scheduled.retrying`): a next deal that could not be
+stored is dealt as soon as it can be, a bot's move is made once it can be saved (the move
+chosen once, not again at every try), a time-out happens once it can be written.
+
+Bots think away from the event loop, in the server's :class:`~.botpool.BotPool`.
 """
 
 from __future__ import annotations
@@ -24,31 +32,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Coroutine
 from enum import StrEnum
 from typing import Any, Protocol
 
-from rummy21.bots import make_bot
 from rummy21.game.actions import Action
-from rummy21.game.view import View
 from rummy21.server.broker import cancel_all
+from rummy21.server.core import BotTurn, Due, Step
 from rummy21.server.model import RoomError, Settings
 
 log = logging.getLogger("rummy21.server")
 
-
-class Step(StrEnum):
-    """What a room is waiting for."""
-
-    START = "start"
-    """Its first deal: every seat is taken."""
-    BOT = "bot"
-    """A seat played by a bot is in turn."""
-    TURN = "turn"
-    """A human seat is in turn: its clocks run."""
-    NEXT_DEAL = "next_deal"
-    """The next deal: the countdown runs."""
+BACKOFF = 1.0
+"""Seconds before the first retry of a step whose writes failed (then twice as long each)."""
+MAX_BACKOFF = 30.0
 
 
 class DeadlineKind(StrEnum):
@@ -60,32 +57,23 @@ class DeadlineKind(StrEnum):
     """The absence grace of a seat with no open connection."""
 
 
-@dataclass(frozen=True, slots=True)
-class Due:
-    """What a room is waiting for: ``step``, for ``seat`` (the seat in turn), at ``key`` (the
-    deal number and its turns so far: a new key is a new turn, or a new deal ended)."""
+def backoff(failures: int) -> float:
+    """Seconds before the next try after ``failures`` failed ones in a row.
 
-    step: Step
-    seat: int = 0
-    key: tuple[int, int] = (-1, 0)
-
-
-@dataclass(frozen=True, slots=True)
-class BotTurn:
-    """What a bot needs to choose its move: it runs off the room's lock."""
-
-    bot: str
-    seed: int | None
-    view: View
-    legal: Sequence[Action]
+    >>> [backoff(n) for n in (1, 2, 3, 6, 7, 20)]
+    [1.0, 2.0, 4.0, 30.0, 30.0, 30.0]
+    """
+    return min(MAX_BACKOFF, BACKOFF * 2.0 ** min(failures - 1, 30))
 
 
 class Scheduled(Protocol):
     """The room as its scheduler drives it (:class:`rummy21.server.room.Room`). The ``async``
     methods are called with the lock held."""
 
-    code: str
     lock: asyncio.Lock
+
+    @property
+    def code(self) -> str: ...
 
     @property
     def version(self) -> int: ...
@@ -96,16 +84,18 @@ class Scheduled(Protocol):
 
     def bot_turn(self, seat: int) -> BotTurn: ...
 
+    async def choose(self, turn: BotTurn) -> Action: ...
+
     async def start_deal(self) -> None: ...
 
     async def time_out(self, seat: int, why: DeadlineKind) -> None: ...
 
     async def play_bot(self, seat: int, bot: str, action: Action) -> None: ...
 
-
-def choose_bot_action(name: str, seed: int | None, view: View, legal: Sequence[Action]) -> Action:
-    """A bot's move (module-level so that a process pool could run it)."""
-    return make_bot(name, seed).choose(view, legal)
+    def retrying(self, failures: int, retry_at: float) -> None:
+        """A step failed for the ``failures``-th time in a row: it is tried again at
+        ``retry_at`` (wall time)."""
+        ...
 
 
 Clock = tuple[float, float]
@@ -132,6 +122,12 @@ class Scheduler:
         self._countdown: tuple[int, int] | None = None
         self._side: set[asyncio.Task[None]] = set()
         self._closed = False
+        self._failed: tuple[Due, int, float] | None = None
+        """The step whose writes failed: what it was, how many times in a row, when (event-loop
+        time) it is tried again."""
+        self._chosen: tuple[Due, int, Action] | None = None
+        """A bot's move chosen but not yet saved (its due and the length of the public
+        history it saw)."""
 
     # ------------------------------------------------------------------ clocks
     def update(self) -> bool:
@@ -214,13 +210,39 @@ class Scheduler:
         self, job: Callable[[Due, int], Coroutine[Any, Any, None]], due: Due, version: int
     ) -> None:
         try:
+            failed = self._failed
+            if failed is not None and failed[0] == due:  # a retry: after its back-off
+                await asyncio.sleep(max(0.0, failed[2] - asyncio.get_running_loop().time()))
+                if due.step is Step.NEXT_DEAL:
+                    job = self._start  # the countdown ran out before (or everyone was ready)
             await job(due, version)
         except asyncio.CancelledError:
             raise
         except RoomError as error:
-            log.warning("room %s: %s", self.room.code, error.message)
+            if error.code == "server":
+                await self._retry_later(due)
+            else:
+                log.warning("room %s: %s", self.room.code, error.message)
         except Exception:
             log.exception("room %s: background step failed", self.room.code)
+        else:
+            if self._failed is not None and self._failed[0] == due:
+                self._failed = None
+
+    def failed(self, due: Due) -> tuple[int, float]:
+        """``due``'s step could not be saved: how many times in a row now, and when (wall
+        time) it is tried again (the next :meth:`schedule` waits until then)."""
+        failed = self._failed
+        failures = failed[1] + 1 if failed is not None and failed[0] == due else 1
+        delay = backoff(failures)
+        self._failed = (due, failures, asyncio.get_running_loop().time() + delay)
+        return failures, time.time() + delay
+
+    async def _retry_later(self, due: Due) -> None:
+        """The writes of ``due``'s step failed: try again after a back-off, and say so."""
+        async with self.room.lock:
+            if self.room.due() == due and not self._closed:
+                self.room.retrying(*self.failed(due))  # (reschedules)
 
     def _still(self, due: Due, version: int) -> bool:
         """Whether the room is as it was when ``due`` was scheduled (call with the lock)."""
@@ -259,12 +281,14 @@ class Scheduler:
         if not self._still(due, version):
             return
         turn = self.room.bot_turn(due.seat)
-        if turn.bot == "random":
-            action = choose_bot_action(turn.bot, turn.seed, turn.view, turn.legal)
-        else:  # the solver can think for a while: keep the event loop free
-            action = await asyncio.to_thread(
-                choose_bot_action, turn.bot, turn.seed, turn.view, turn.legal
-            )
+        position = (due, len(turn.view.history))
+        chosen = self._chosen
+        if chosen is not None and chosen[:2] == position:
+            action = chosen[2]  # chosen before, not saved yet: the same move
+        else:
+            action = await self.room.choose(turn)
+            self._chosen = (*position, action)
         async with self.room.lock:
             if self._still(due, version):
                 await self.room.play_bot(due.seat, turn.bot, action)
+                self._chosen = None

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -17,6 +15,7 @@ from rummy21.cards import Card, CardError
 from rummy21.game.errors import IllegalActionError
 from rummy21.server import present
 from rummy21.server.connection import Connection
+from rummy21.server.limits import TOO_MANY_GUESSES, GuessLimiter
 from rummy21.server.model import RoomError
 from rummy21.server.protocol import (
     ArrangeMsg,
@@ -38,78 +37,11 @@ from rummy21.server.room import Room
 log = logging.getLogger("rummy21.server")
 
 HELLO_SECONDS = 30.0
-TOO_MANY_GUESSES = "too many wrong seat tokens from your address: wait a minute and try again"
 WRONG_TOKEN = "this token holds no seat at this table"
 SLOW_DOWN = "too many messages: slow down"
 
 Receive = Callable[[float | None], Awaitable[str | bytes | None]]
 """The client's next message, waiting at most ``timeout`` seconds (``None``: for ever)."""
-
-
-class GuessLimiter:
-    """Wrong seat tokens per table and client address: at most ``limit`` in any ``window``
-    seconds. A wrong token from an address over the limit at that table is answered
-    ``rate_limited`` instead of ``unauthorized`` (and its socket closed with 4429); a correct
-    token is never refused, so a player is never locked out by someone guessing from the same
-    address (a home, an office), and one table's guesses do not count at another.
-
-    >>> clock = iter(range(100)).__next__
-    >>> guesses = GuessLimiter(limit=2, window=10, clock=lambda: float(clock()))
-    >>> guesses.failed("ABCDEF", "a"); guesses.failed("ABCDEF", "a")
-    >>> guesses.blocked("ABCDEF", "a"), guesses.blocked("ABCDEF", "b")
-    (True, False)
-    >>> guesses.blocked("XYZ234", "a")
-    False
-    """
-
-    MAX_KEYS = 10_000
-
-    def __init__(
-        self, limit: int = 10, window: float = 60.0, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.limit = limit
-        self.window = window
-        self._clock = clock
-        self._failures: dict[tuple[str, str], deque[float]] = {}
-
-    def _recent(self, key: tuple[str, str], now: float) -> deque[float] | None:
-        stamps = self._failures.get(key)
-        if stamps is None:
-            return None
-        while stamps and stamps[0] <= now - self.window:
-            stamps.popleft()
-        if not stamps:
-            del self._failures[key]
-            return None
-        return stamps
-
-    def blocked(self, code: str, address: str) -> bool:
-        """Whether ``address`` sent ``limit`` wrong tokens to table ``code`` lately."""
-        stamps = self._recent((code, address), self._clock())
-        return stamps is not None and len(stamps) >= self.limit
-
-    def failed(self, code: str, address: str) -> None:
-        """``address`` sent a wrong token to table ``code``."""
-        now = self._clock()
-        if len(self._failures) >= self.MAX_KEYS:  # forget the addresses gone quiet
-            for old in list(self._failures):
-                self._recent(old, now)
-            while len(self._failures) >= self.MAX_KEYS:
-                del self._failures[next(iter(self._failures))]
-        key = (code, address)
-        stamps = self._recent(key, now)
-        if stamps is None:
-            stamps = self._failures[key] = deque()
-        stamps.append(now)
-        while len(stamps) > self.limit:
-            stamps.popleft()
-
-    def wrong(self, code: str, address: str) -> bool:
-        """Count a wrong token from ``address`` at table ``code``; whether the address was
-        already over the limit there (then the answer is ``rate_limited``)."""
-        over = self.blocked(code, address)
-        self.failed(code, address)
-        return over
 
 
 async def serve(
@@ -128,7 +60,7 @@ async def serve(
             return
         if payload is None:
             return
-        if not conn.allow():
+        if not (conn.allow() if seat is None else room.allow(seat)):
             conn.send(error_message("rate_limited", SLOW_DOWN, message_id(payload)))
             continue
         msg_id = None

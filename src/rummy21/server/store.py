@@ -39,6 +39,7 @@ from sqlalchemy import (
     event,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from rummy21.server import migrations
@@ -59,7 +60,12 @@ rooms = Table(
     Column("config", Text, nullable=False),
     Column("seed", BigInteger, nullable=True),
     Column("status", String(16), nullable=False),
+    Column("parked_at", DateTime(timezone=True), nullable=True),
+    Column("set_aside", Text, nullable=True),
 )
+"""``parked_at``: since when the room rests in the database only (idle, evicted from memory;
+a visit runs it again); ``set_aside``: why the room cannot be rebuilt (it is then never run
+again, and its finished deals stay readable)."""
 
 seats = Table(
     "seats",
@@ -190,6 +196,8 @@ class Store:
         self._thread.start()
         self.commits = 0
         self.batches = 0
+        self.failures = 0
+        """Writes that failed since the last one that worked."""
 
     # ------------------------------------------------------------ public
     async def write(self, ops: Sequence[Op]) -> Any:
@@ -280,9 +288,9 @@ class Store:
     def _commit(self, jobs: list[_Job]) -> None:
         try:
             results = self._transaction(jobs)
-        except Exception:
+        except Exception as error:
             if len(jobs) == 1:
-                self._run_alone(jobs[0])
+                self._refused(jobs[0], error)
                 return
             # One bad unit must not sink the others: commit each on its own.
             for job in jobs:
@@ -290,6 +298,9 @@ class Store:
             return
         self.batches += 1
         self.commits += len(jobs)
+        if self.failures:
+            log.warning("database writes work again (%d failed meanwhile)", self.failures)
+            self.failures = 0
         for job, value in zip(jobs, results, strict=True):
             job.done(value, None)
 
@@ -303,16 +314,27 @@ class Store:
                 results.append(value)
         return results
 
+    def _refused(self, job: _Job, error: BaseException) -> None:
+        """``job``'s transaction failed with ``error``: tell its writer (and the log, once)."""
+        if isinstance(error, StaleWrite):
+            log.info("stale write refused: %s", error)
+        elif isinstance(error, IntegrityError):
+            log.debug("write refused by a constraint: %s", error)
+        else:
+            self.failures += 1
+            if self.failures == 1:  # once, until writes work again: not at every try
+                log.error("database write failed (further failures are not logged)", exc_info=error)
+        job.done(None, error)
+
     def _run_alone(self, job: _Job) -> None:
         try:
             value = self._transaction([job])[0]
         except BaseException as error:
-            if isinstance(error, StaleWrite):
-                log.info("stale write refused: %s", error)
-            else:
-                log.exception("database write failed")
-            job.done(None, error)
+            self._refused(job, error)
         else:
             self.batches += 1
             self.commits += 1
+            if self.failures:
+                log.warning("database writes work again (%d failed meanwhile)", self.failures)
+                self.failures = 0
             job.done(value, None)

@@ -194,6 +194,14 @@ function connect() {
       setStatus("Too many attempts from this address: wait a minute and reload.");
       return;
     }
+    if (event.code === 4409) {
+      setStatus("This seat is open in another window: reload to play here.");
+      return;
+    }
+    if (event.code === 4410) {
+      setStatus("This table could not be restored after a server problem and has been set aside.");
+      return;
+    }
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 250 * 2 ** retry);
   };
@@ -331,6 +339,18 @@ function render() {
   renderLog();
   manageResult();
   tick();
+}
+
+// While the server cannot save the table's moves it says so (state.trouble), and when it
+// tries again: a banner above the table, counting down to the next try.
+function renderTrouble() {
+  const box = $("trouble");
+  const trouble = state?.trouble;
+  box.classList.toggle("hidden", !trouble);
+  if (!trouble) return;
+  const wait = trouble.retry_at ? Math.ceil((trouble.retry_at - now()) / 1000) : null;
+  const next = wait === null ? "" : wait > 0 ? ` Next try in ${wait} s.` : " Trying again now…";
+  box.textContent = `${trouble.text}${next}`;
 }
 
 function initials(name) {
@@ -581,6 +601,7 @@ function watchReading() {
 
 function tick() {
   if (!state) return;
+  renderTrouble();
   watchReading();
   const total = (state.room.turn_seconds || 0) * 1000;
   const left = state.deadline ? Math.max(0, state.deadline - now()) : null;
