@@ -187,3 +187,35 @@ def test_a_room_that_cannot_be_rebuilt_is_given_up_once_and_left_to_the_others()
 
     # Taken once from the sweep, failed, released; the next ticks only renew.
     assert run(ticks()) == ["renew", "acquire", "release", "renew", "renew"]
+
+
+class DamagedRoomStore(BrokenRoomStore):
+    """The same room, whose stored rows do not rebuild a room (a damaged log)."""
+
+    async def write(self, ops: Sequence[Op]) -> Any:
+        name = getattr(ops[-1], "func", None)
+        if name is repository.set_aside:
+            assert getattr(ops[0], "func", None) is lease.guard  # written as the lease's owner
+            self.statements.append("set_aside")
+            return None
+        return await super().write(ops)
+
+    async def read(self, op: Op) -> Any:
+        name = getattr(op, "func", None)
+        if name is repository.load_room:
+            raise repository.DamagedRoom(BROKEN, "deal 1 does not replay")
+        if name is repository.set_aside_reason:
+            return None
+        return await super().read(op)
+
+
+def test_a_room_that_does_not_rebuild_is_set_aside_once_and_its_lease_given_up() -> None:
+    async def ticks() -> list[str]:
+        store = DamagedRoomStore()
+        cluster = cluster_on(store)
+        for _ in range(3):
+            await cluster.tick()
+        assert BROKEN not in cluster.rooms.rooms
+        return store.statements
+
+    assert run(ticks()) == ["renew", "acquire", "set_aside", "release", "renew", "renew"]

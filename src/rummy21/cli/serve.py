@@ -184,6 +184,40 @@ def serve(
         max=10_000.0,
         help="Messages a second one player may send (bursts of twice that; 0: no limit).",
     ),
+    bot_workers: int | None = typer.Option(
+        None,
+        "--bot-workers",
+        min=0,
+        max=256,
+        help="Processes the bots think in: the bots' share of the CPU, in cores (default: one "
+        "per core but one; 0: threads of the server's own process).",
+    ),
+    max_tables: int = typer.Option(
+        2000,
+        "--max-tables",
+        min=0,
+        help="Tables running at once (idle ones are evicted first; 0: no cap).",
+    ),
+    max_search_seats: int = typer.Option(
+        60,
+        "--max-search-seats",
+        min=0,
+        help="Seats played by the Master bot (search) at once (0: no cap).",
+    ),
+    tables_per_address: int = typer.Option(
+        30,
+        "--tables-per-address",
+        min=0,
+        help="Tables one client address may create in 10 minutes (0: no cap).",
+    ),
+    idle_minutes: float = typer.Option(
+        10.0,
+        "--idle-minutes",
+        min=0.01,
+        max=10_000.0,
+        help="A table nobody has been connected to for this long rests in the database only "
+        "(a visit runs it again).",
+    ),
     broker: str | None = typer.Option(
         None,
         help="Redis URL (e.g. redis://127.0.0.1:6379/0): run as one of many processes on one "
@@ -255,6 +289,11 @@ def serve(
         next_deal_seconds=next_deal,
         absent_grace=absent_grace,
         rate_limit=message_rate or None,
+        bot_workers=bot_workers,
+        max_tables=max_tables,
+        max_search_seats=max_search_seats,
+        tables_per_address=tables_per_address,
+        idle_seconds=idle_minutes * 60,
         broker=broker,
         lease_seconds=lease_seconds,
         node=node,

@@ -90,10 +90,7 @@ REPLACED = (
     f"{SOCKETS_PER_SEAT} at once): this one is closed"
 )
 NOT_SAVED = "the server could not save that (its database is not accepting changes); try again"
-CANNOT_SAVE = (
-    "The server cannot save this table's moves right now (its database is not accepting "
-    "changes): it keeps trying, and nothing is lost."
-)
+CANNOT_SAVE = "The server cannot save moves right now: it keeps trying, and nothing is lost."
 
 
 class Room:

@@ -182,29 +182,32 @@ function connect() {
       pending.delete(id);
       handler({ type: "error", error: "connection lost" });
     }
-    if (event.code === 4404) {
-      setStatus("There is no such table.");
-      return;
-    }
-    if (event.code === 4401) {
-      setStatus("This browser's seat key is not valid at this table.");
-      return;
-    }
-    if (event.code === 4429) {
-      setStatus("Too many attempts from this address: wait a minute and reload.");
-      return;
-    }
-    if (event.code === 4409) {
-      setStatus("This seat is open in another window: reload to play here.");
-      return;
-    }
-    if (event.code === 4410) {
-      setStatus("This table could not be restored after a server problem and has been set aside.");
+    const ended = ENDINGS[event.code];
+    if (ended) {
+      endWith(ended);
       return;
     }
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 250 * 2 ** retry);
   };
+}
+
+// Close codes after which the page does not reconnect by itself, and what it says.
+const ENDINGS = {
+  4404: "There is no such table.",
+  4401: "This browser's seat key is not valid at this table.",
+  4429: "Too many attempts from this address: wait a minute and reload.",
+  4409: "This seat is open in another window: reload to play here.",
+  4410: "This table could not be restored after a server problem and has been set aside; its finished deals can still be replayed from its history.",
+};
+
+// The page stops here: said at the table, or in place of it if it never showed.
+function endWith(text) {
+  setStatus(text);
+  if (state) return;
+  $("ended-text").textContent = text;
+  $("ended").classList.remove("hidden");
+  $("join-panel").classList.add("hidden");
 }
 
 function setConn(on) {
