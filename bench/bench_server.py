@@ -38,7 +38,8 @@ How the figures are counted:
   (``/proc/*/stat``, found through their parent links) plus that of its children already
   reaped, from the start of play to its end; ``per_s`` is CPU seconds per second of wall
   time (1.0: one core busy).
-* ``server_rss_mib``: the server process's resident memory (``VmRSS``).
+* ``server_rss_mib``: the server process's resident memory (``VmRSS``); at the end also with
+  its children's (the bots' worker processes), ``playing_with_children``.
 """
 
 from __future__ import annotations
@@ -76,7 +77,12 @@ MIX_SEATS = 2
 
 
 def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    """The resident memory of ``pid`` (0 if it has gone)."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0
+    for line in lines:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
@@ -430,6 +436,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             elapsed = time.monotonic() - started
             server_cpu = cpu.read()
             rss_playing = rss_kib(server.process.pid)
+            rss_all = rss_playing + sum(rss_kib(p) for p in descendants(server.process.pid))
             tree["native_loaded"] = loaded_from(server.process.pid)
             failures = [r for r in results if isinstance(r, BaseException)]
         finally:
@@ -458,6 +465,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             "empty": round(rss_empty / 1024, 1),
             "with_tables": round(rss_tables / 1024, 1),
             "playing": round(rss_playing / 1024, 1),
+            "playing_with_children": round(rss_all / 1024, 1),
         },
         "kib_per_table": round((rss_playing - rss_empty) / args.tables, 1),
         "server_cpu": server_cpu,

@@ -23,6 +23,16 @@ def start(tmp_path: Path, *args: str) -> Server:
     return Server(["--db", db, "--log-level", "info", *args], tmp_path / "server.log", wait=30)
 
 
+def table_on(server: Server) -> dict[str, str]:
+    """A new table (a seat and a random bot) on ``server``: its code and the seat's token."""
+    made: dict[str, str] = httpx.post(
+        f"{server.url}/api/tables",
+        json={"name": "Ann", "seats": ["human", "random"], "turn_seconds": 0},
+        timeout=10,
+    ).json()
+    return made
+
+
 def closed(sock: socket.socket) -> bool:
     """Whether the server has closed ``sock`` (reading what it sent first)."""
     sock.settimeout(0.05)
@@ -40,11 +50,7 @@ def closed(sock: socket.socket) -> bool:
 def test_a_connection_that_trickles_its_headers_is_closed(tmp_path: Path) -> None:
     server = start(tmp_path, "--header-timeout", "1")
     try:
-        made = httpx.post(
-            f"{server.url}/api/tables",
-            json={"name": "Ann", "seats": ["human", "random"], "turn_seconds": 0},
-            timeout=10,
-        ).json()
+        made = table_on(server)
         slow = []
         for _ in range(30):
             sock = socket.create_connection((HOST, server.port), timeout=5)
@@ -82,11 +88,7 @@ def test_a_connection_that_trickles_its_headers_is_closed(tmp_path: Path) -> Non
 def test_a_websocket_frame_that_is_not_utf8_is_one_line_in_the_log(tmp_path: Path) -> None:
     server = start(tmp_path)
     try:
-        made = httpx.post(
-            f"{server.url}/api/tables",
-            json={"name": "Ann", "seats": ["human", "random"], "turn_seconds": 0},
-            timeout=10,
-        ).json()
+        made = table_on(server)
         with sync_client.connect(f"ws://{HOST}:{server.port}/ws/{made['code']}") as ws:
             ws.send(json.dumps({"type": "hello", "token": made["token"]}))
             ws.recv(timeout=10)
