@@ -225,3 +225,40 @@ def test_a_seat_s_sockets_share_one_rate_limit(tmp_path: Path) -> None:
             # A burst of twice the rate for the seat, not for each of its sockets.
             assert 10 <= pongs <= 12, pongs
             assert all(r.get("id") for r in replies)
+
+
+def test_tables_made_at_once_do_not_overshoot_the_caps(tmp_path: Path) -> None:
+    """Ten creations in flight together: the seats being made count before any is stored."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rummy21.server.directory import LocalTables
+    from rummy21.server.limits import GuessLimiter
+    from rummy21.server.model import RoomConfig, RoomError, Settings
+    from rummy21.server.store import Store
+
+    async def make_ten() -> list[str]:
+        store = Store(f"sqlite:///{tmp_path / 'caps.sqlite3'}")
+        settings = Settings(max_search_seats=5, bot_workers=0)
+        tables = LocalTables(store, settings, BotPool(0), GuessLimiter())
+        config = RoomConfig(3, "classic", "1", 0, 1, ("human", "search", "search"))
+        try:
+            made = await asyncio.gather(
+                *(tables.create(config, "Ann", None, f"10.0.0.{i}") for i in range(10)),
+                return_exceptions=True,
+            )
+            outcomes = []
+            for outcome in made:
+                if isinstance(outcome, RoomError):
+                    outcomes.append(outcome.code)
+                elif isinstance(outcome, BaseException):
+                    raise outcome
+                else:
+                    outcomes.append("made")
+            return outcomes
+        finally:
+            await tables.close()
+            store.close()
+
+    with ThreadPoolExecutor(1) as thread:  # (a browser test may hold this thread's loop)
+        outcomes = thread.submit(asyncio.run, make_ten()).result()
+    assert sorted(outcomes) == ["busy"] * 8 + ["made"] * 2

@@ -281,6 +281,22 @@ def test_rate_limit(tmp_path: Path) -> None:
             assert sorted(r["id"] for r in replies) == list(range(1, 31))
 
 
+def test_a_client_that_keeps_flooding_after_being_told_is_disconnected(tmp_path: Path) -> None:
+    with TestClient(make_app(tmp_path, bot_delay=60, rate_limit=5)) as client:
+        made = create_table(client, ["human", "random"])
+        with client.websocket_connect(f"/ws/{made['code']}") as ws:
+            seat = Seat(ws, made["token"])
+            seat.hello()
+            for n in range(1, 201):
+                seat.send({"type": "ping", "id": n})
+            replies = []
+            with pytest.raises(ConnectionError, match="1008"):
+                while True:
+                    replies.append(seat.recv())
+            assert "disconnected" in replies[-1]["error"] and replies[-1]["id"]
+            assert 50 <= len(replies) < 200
+
+
 def test_a_failed_commit_undoes_the_move(tmp_path: Path) -> None:
     with TestClient(make_app(tmp_path, bot_delay=60)) as client:
         made = create_table(client, ["human", "random"])

@@ -216,8 +216,10 @@ class Cluster:
             return None
         fence = self.fence_for(code, epoch, asked)
         try:
-            await self.rooms.make_room_for()
-            room = await self.rooms.open(code, fence)
+            async with self.rooms.holding():
+                room = await self.rooms.open(code, fence)
+                if room is not None and not fence.lost:
+                    self.rooms.rooms[code] = room
         except Exception as error:
             if isinstance(error, RoomError):
                 log.warning("room %s: not run here: %s", code, error.message)
@@ -232,7 +234,6 @@ class Cluster:
             return None
         if room is None or fence.lost:
             return None
-        self.rooms.rooms[code] = room
         await self.broker.follow(code)
         room.resume()
         self.taken_over += 1
@@ -452,8 +453,8 @@ class ClusterTables:
         self, config: RoomConfig, name: str, seed: int | None, address: str
     ) -> tuple[str, int, str]:
         self.registry.made.check(address)
-        await self.registry.make_room_for(config)
-        room, seat, token = await self.cluster.create(config, name, seed)
+        async with self.registry.holding(config):
+            room, seat, token = await self.cluster.create(config, name, seed)
         return room.code, seat, token
 
     async def info(self, code: str) -> dict[str, Any]:

@@ -20,6 +20,9 @@ class Connection:
     so a slow client never holds up a room."""
 
     LIMIT = 512
+    FLOOD_RATE = 20.0
+    """Messages a second a client may go on sending after it is told to slow down (in bursts
+    of twice that) before it is disconnected (1008)."""
 
     def __init__(
         self, send: Callable[[str], Any], close: Callable[[int], Any], rate: float | None = 40.0
@@ -33,6 +36,7 @@ class Connection:
         self.close_code = 1000
         self._bucket = TokenBucket(rate)
         """What it may send before it holds a seat (after: the seat's own limit)."""
+        self._refusals = TokenBucket(self.FLOOD_RATE if rate else None)
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
@@ -46,6 +50,11 @@ class Connection:
 
     def allow(self) -> bool:
         return self._bucket.allow()
+
+    def flooding(self) -> bool:
+        """Count a message refused over the rate limit: whether the client keeps sending so
+        far past it that it is to be disconnected."""
+        return not self._refusals.allow()
 
     async def pump(self) -> None:
         try:

@@ -17,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from functools import partial
 from typing import Any, Protocol
 
@@ -99,10 +100,14 @@ class Rooms:
         self.bots = bots
         self.guesses = guesses
         self.rooms: dict[str, Room] = {}
+        self._making: dict[object, list[str | None]] = {}
+        """The seats' bots of the tables being made (or loaded) here right now."""
         self.capacity = Capacity(
             settings.max_tables,
             settings.max_search_seats,
-            lambda: [room.bot_names() for room in self.rooms.values()],
+            lambda: (
+                [room.bot_names() for room in self.rooms.values()] + list(self._making.values())
+            ),
         )
         self.made = CreationLimiter(settings.tables_per_address, settings.creation_window)
         self._set_aside: set[str] = set()
@@ -165,20 +170,29 @@ class Rooms:
         )
 
     # ------------------------------------------------------------- holding
-    async def make_room_for(self, config: RoomConfig | None = None) -> None:
-        """Evict the longest idle room if this process holds as many as it may, then check
-        that one more (``config``: a new one, with its bots) fits: :class:`RoomError` ``busy``
-        if not."""
+    @asynccontextmanager
+    async def holding(self, config: RoomConfig | None = None) -> AsyncIterator[None]:
+        """Room for one more table here while the block makes it (``config``: a new one, with
+        its bots): the longest idle room is evicted first if this process holds as many as it
+        may, and :class:`RoomError` ``busy`` raised if one more does not fit. The tables being
+        made count until the block ends, so that many made at once cannot overshoot."""
         cap = self.settings.max_tables
-        if cap and len(self.rooms) >= cap:
+        if cap and len(self.rooms) + len(self._making) >= cap:
             now = time.monotonic()
             idle = [(room.idle_for(now), code) for code, room in self.rooms.items()]
             longest, code = max(idle, default=(0.0, ""))
             if longest > 0:
-                await self.evict(
-                    self.rooms[code], park=self.rooms[code].status is not RoomStatus.FINISHED
-                )
-        self.capacity.check_table(config, loaded=len(self.rooms))
+                room = self.rooms[code]
+                await self.evict(room, park=room.status is not RoomStatus.FINISHED)
+        self.capacity.check_table(config, loaded=len(self.rooms) + len(self._making))
+        key = object()
+        self._making[key] = (
+            [None if kind == "human" else kind for kind in config.kinds] if config else []
+        )
+        try:
+            yield
+        finally:
+            del self._making[key]
 
     async def evict(self, room: Room, park: bool, extra: Sequence[Op] = ()) -> bool:
         """Stop running ``room`` here (parked, with ``extra`` writes, if ``park``): whether it
@@ -272,11 +286,11 @@ class LocalTables:
         return await asyncio.shield(loading)
 
     async def _load(self, code: str) -> Room:
-        await self.registry.make_room_for()
-        room = await self.registry.open(code)
-        if room is None:
-            raise not_found(code)
-        self.rooms[code] = room
+        async with self.registry.holding():
+            room = await self.registry.open(code)
+            if room is None:
+                raise not_found(code)
+            self.rooms[code] = room
         room.resume()
         return room
 
@@ -284,19 +298,19 @@ class LocalTables:
     async def create(
         self, config: RoomConfig, name: str, seed: int | None, address: str
     ) -> tuple[str, int, str]:
-        self.registry.made.check(address)
-        await self.registry.make_room_for(config)
         registry = self.registry
-        room, seat, token = await Room.create(
-            registry.store,
-            registry.settings,
-            registry.bots,
-            config,
-            name,
-            seed,
-            capacity=registry.capacity,
-        )
-        self.rooms[room.code] = room
+        registry.made.check(address)
+        async with registry.holding(config):
+            room, seat, token = await Room.create(
+                registry.store,
+                registry.settings,
+                registry.bots,
+                config,
+                name,
+                seed,
+                capacity=registry.capacity,
+            )
+            self.rooms[room.code] = room
         return room.code, seat, token
 
     async def info(self, code: str) -> dict[str, Any]:

@@ -39,6 +39,7 @@ log = logging.getLogger("rummy21.server")
 HELLO_SECONDS = 30.0
 WRONG_TOKEN = "this token holds no seat at this table"
 SLOW_DOWN = "too many messages: slow down"
+FLOODING = "too many messages after being asked to slow down: disconnected"
 
 Receive = Callable[[float | None], Awaitable[str | bytes | None]]
 """The client's next message, waiting at most ``timeout`` seconds (``None``: for ever)."""
@@ -61,6 +62,10 @@ async def serve(
         if payload is None:
             return
         if not (conn.allow() if seat is None else room.allow(seat)):
+            if conn.flooding():  # it was told, and did not slow down
+                conn.send(error_message("rate_limited", FLOODING, message_id(payload)))
+                conn.stop(1008)
+                return
             conn.send(error_message("rate_limited", SLOW_DOWN, message_id(payload)))
             continue
         msg_id = None
