@@ -9,9 +9,10 @@ import asyncio
 import random
 import sqlite3
 import time
-from concurrent.futures import Future
+from collections.abc import Coroutine
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -27,10 +28,18 @@ from rummy21.server.core import BotTurn
 from rummy21.server.room import CLOSE_REPLACED, SOCKETS_PER_SEAT
 
 HUMAN_AND_BOT = ["human", "random"]
+T = TypeVar("T")
 
 
 def tables_of(client: TestClient) -> Any:
     return client.app.state.tables  # type: ignore[attr-defined]
+
+
+def in_a_thread(job: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(job)`` on a thread of its own: the browser tests' Playwright (sync API)
+    keeps an event loop running in the main thread of a test worker."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, job).result()
 
 
 # --------------------------------------------------------------------- the bot pool
@@ -78,7 +87,7 @@ def test_the_table_whose_bots_used_least_cpu_lately_thinks_first(
         return order
 
     # The heavy table's second move waits behind both light tables' (it used the most CPU).
-    assert asyncio.run(run()) == ["1", "3", "4", "2"]
+    assert in_a_thread(run()) == ["1", "3", "4", "2"]
 
 
 def test_bots_think_in_worker_processes(tmp_path: Path) -> None:
@@ -229,8 +238,6 @@ def test_a_seat_s_sockets_share_one_rate_limit(tmp_path: Path) -> None:
 
 def test_tables_made_at_once_do_not_overshoot_the_caps(tmp_path: Path) -> None:
     """Ten creations in flight together: the seats being made count before any is stored."""
-    from concurrent.futures import ThreadPoolExecutor
-
     from rummy21.server.directory import LocalTables
     from rummy21.server.limits import GuessLimiter
     from rummy21.server.model import RoomConfig, RoomError, Settings
@@ -259,6 +266,5 @@ def test_tables_made_at_once_do_not_overshoot_the_caps(tmp_path: Path) -> None:
             await tables.close()
             store.close()
 
-    with ThreadPoolExecutor(1) as thread:  # (a browser test may hold this thread's loop)
-        outcomes = thread.submit(asyncio.run, make_ten()).result()
+    outcomes = in_a_thread(make_ten())
     assert sorted(outcomes) == ["busy"] * 8 + ["made"] * 2
