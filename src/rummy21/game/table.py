@@ -297,9 +297,9 @@ class Table:
     # --------------------------------------------------------------- draw
     def verify_draw(self, source: Source | str = Source.STOCK, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless the player in turn may draw from ``source``."""
-        self._actor(seat)
         why = self._why_not_draw(source, seat)
         if why is not None:
+            self._actor(seat)  # (a seat not in turn: that error, naming the seat in turn)
             raise IllegalActionError(why)
 
     def can_draw(self, source: Source | str = Source.STOCK, seat: int | None = None) -> bool:
