@@ -237,7 +237,9 @@ class RoomCore:
         status = stored.status
         if status is RoomStatus.PLAYING and table is not None and table.over:
             # Between deals a room is stored as playing.
-            status = RoomStatus.BETWEEN if match.number + 1 < config.deals else RoomStatus.FINISHED
+            status = (
+                RoomStatus.FINISHED if _ends_match(config, match.number) else RoomStatus.BETWEEN
+            )
         return cls(
             stored.code, config, stored.seed, status, list(stored.seats), match, table_factory
         )
@@ -395,7 +397,7 @@ class RoomCore:
         new = list(table.log[before:])
         number = self.number
         summary = DealSummary.of(number, table) if table.over else None
-        finished = summary is not None and number + 1 >= self.config.deals
+        finished = summary is not None and _ends_match(self.config, number)
         ops: list[Op] = [
             partial(
                 repository.append_events,
@@ -423,7 +425,7 @@ class RoomCore:
 
     def _record_end(self, table: Table) -> None:
         self.match.record(table)
-        if self.match.number + 1 >= self.config.deals:
+        if _ends_match(self.config, self.match.number):
             self.status = RoomStatus.FINISHED
         else:
             self.status = RoomStatus.BETWEEN
@@ -448,9 +450,15 @@ class RoomCore:
             self.slots[seat].bot or "random", seed, table.view(seat), table.legal_actions()
         )
 
-    def bot_seats(self, bot: str) -> int:
-        """How many seats ``bot`` plays here (bot seats and seats on autoplay)."""
-        return sum(1 for s in self.slots if s.bot == bot)
+    def bot_names(self) -> list[str | None]:
+        """The bot playing each seat (a bot seat's, or the one playing for an absent player;
+        ``None``: a human plays it)."""
+        return [s.bot for s in self.slots]
+
+
+def _ends_match(config: RoomConfig, number: int) -> bool:
+    """Whether deal ``number`` (from 0) is the match's last."""
+    return number + 1 >= config.deals
 
 
 def _match(

@@ -106,7 +106,8 @@ class Rooms:
             settings.max_tables,
             settings.max_search_seats,
             lambda: (
-                [room.bot_names() for room in self.rooms.values()] + list(self._making.values())
+                [room.core.bot_names() for room in self.rooms.values()]
+                + list(self._making.values())
             ),
         )
         self.made = CreationLimiter(settings.tables_per_address, settings.creation_window)

@@ -185,10 +185,6 @@ class Room:
         self._fence = fence
         self.core.epoch = None if fence is None else fence.epoch
 
-    @property
-    def epoch(self) -> int | None:
-        return self.core.epoch
-
     def seat_for_token(self, token: str) -> int | None:
         return self.core.seat_for_token(token)
 
@@ -546,10 +542,6 @@ class Room:
         if table is None:
             raise RoomError("not_playing", "no deal has started yet")
         return list(table.hand(seat)), table
-
-    def bot_names(self) -> list[str | None]:
-        """The bot playing each seat (``None``: a human plays it)."""
-        return [s.bot for s in self.slots]
 
     # ------------------------------------------------------------ leaving
     async def leave(self, park: bool, extra: Sequence[Op] = ()) -> None:
