@@ -204,8 +204,6 @@ class DamagedRoomStore(BrokenRoomStore):
         name = getattr(op, "func", None)
         if name is repository.load_room:
             raise repository.DamagedRoom(BROKEN, "deal 1 does not replay")
-        if name is repository.set_aside_reason:
-            return None
         return await super().read(op)
 
 

@@ -131,17 +131,18 @@ class Rooms:
             )
         except DamagedRoom as damage:
             if run:
-                await self.set_aside(code, damage.reason, fence)
+                await self.set_aside(code, damage, fence)
             raise set_aside_error(code) from None
 
-    async def set_aside(self, code: str, reason: str, fence: Fence | None = None) -> None:
-        """Room ``code`` cannot be rebuilt: never run it again (see the module docstring)."""
+    async def set_aside(self, code: str, damage: DamagedRoom, fence: Fence | None = None) -> None:
+        """Room ``code`` cannot be rebuilt (``damage`` says why): never run it again (see the
+        module docstring)."""
         if code in self._set_aside:
             return
         self._set_aside.add(code)
-        known = await self.store.read(partial(repository.set_aside_reason, code=code))
-        if known is not None:
-            log.warning("room %s was set aside before: %s", code, known)
+        reason = damage.reason
+        if damage.recorded:
+            log.warning("room %s was set aside before: %s", code, reason)
             return
         log.error(
             "room %s cannot be rebuilt (%s): set aside; the other tables play on", code, reason

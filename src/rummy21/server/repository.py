@@ -68,12 +68,14 @@ class StoredRoom:
 
 class DamagedRoom(Exception):
     """A stored room that cannot be read back or rebuilt (a row that does not parse, a log
-    that does not replay): not the database's passing trouble, and retrying will not help."""
+    that does not replay): not the database's passing trouble, and retrying will not help.
+    ``recorded``: the room is marked set aside in the database already (``reason`` is why)."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: str, reason: str, recorded: bool = False) -> None:
         super().__init__(f"table {code}: {reason}")
         self.code = code
         self.reason = reason
+        self.recorded = recorded
 
 
 # ------------------------------------------------------------------------ reads
@@ -86,6 +88,8 @@ def load_room(conn: Connection, code: str) -> StoredRoom | None:
     try:
         return _stored_room(conn, code, row)
     except (ValueError, KeyError, TypeError) as error:  # (pydantic's errors are ValueErrors)
+        if row.set_aside is not None:
+            raise DamagedRoom(code, row.set_aside, recorded=True) from None
         raise DamagedRoom(code, f"its stored rows do not read back: {error}") from None
 
 
@@ -155,12 +159,6 @@ def open_room_codes(conn: Connection) -> list[str]:
             )
         )
     ]
-
-
-def set_aside_reason(conn: Connection, code: str) -> str | None:
-    """Why room ``code`` was set aside (``None``: it was not, or there is no such room)."""
-    reason = conn.execute(select(rooms.c.set_aside).where(rooms.c.code == code)).scalar()
-    return None if reason is None else str(reason)
 
 
 # ----------------------------------------------------------------------- writes

@@ -285,7 +285,7 @@ class Room:
         if stored is None:
             return None
         if stored.set_aside is not None:
-            raise repository.DamagedRoom(code, stored.set_aside)
+            raise repository.DamagedRoom(code, stored.set_aside, recorded=True)
         core = await asyncio.to_thread(RoomCore.restore, stored, settings.table_factory)
         room = cls(core, store, settings, bots, capacity)
         room.fence = fence
