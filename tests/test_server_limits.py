@@ -59,7 +59,7 @@ def test_the_table_whose_bots_used_least_cpu_lately_thinks_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = FakeExecutor()
-    monkeypatch.setattr(botpool, "_executor", lambda workers, fresh=False: fake)
+    monkeypatch.setattr(botpool, "_executor", lambda workers, broken=None: fake)
     table = Table(2, seed=1)
     legal = table.legal_actions()
 
@@ -105,6 +105,36 @@ def test_bots_think_in_worker_processes(tmp_path: Path) -> None:
         pool = tables_of(client).registry.bots
         assert pool.moves >= 8 and pool.cpu_seconds > 0
         assert botpool._EXECUTORS[1]._processes  # a process of its own
+
+
+def test_a_bot_worker_that_dies_is_replaced_and_its_move_asked_again() -> None:
+    import os
+    import signal
+
+    table = Table(2, seed=1)
+    legal = table.legal_actions()
+
+    async def run() -> list[Any]:
+        pool = BotPool(workers=1)
+        first = await pool.choose("A", BotTurn("expert", 1, table.view(0), legal))
+        for pid in list(botpool._EXECUTORS[1]._processes):  # killed while idle…
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.5)
+        both = await asyncio.gather(
+            pool.choose("A", BotTurn("expert", 1, table.view(0), legal)),
+            pool.choose("B", BotTurn("expert", 2, table.view(0), legal)),
+        )
+        pids = list(botpool._EXECUTORS[1]._processes)
+        thinking = asyncio.ensure_future(
+            pool.choose("C", BotTurn("search", 1, table.view(0), legal))
+        )
+        await asyncio.sleep(1.0)
+        for pid in pids:  # …and while thinking
+            os.kill(pid, signal.SIGKILL)
+        return [first, *both, await asyncio.wait_for(thinking, 60)]
+
+    moves = in_a_thread(run())
+    assert len(moves) == 4 and all(move in legal for move in moves)
 
 
 # ---------------------------------------------------------------------- creation

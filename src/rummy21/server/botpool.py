@@ -58,9 +58,11 @@ _EXECUTORS: dict[int, ProcessPoolExecutor] = {}
 """One pool of each size per process, shared by every server app in it (tests make many)."""
 
 
-def _executor(workers: int, fresh: bool = False) -> ProcessPoolExecutor:
+def _executor(workers: int, broken: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
+    """The pool of ``workers`` processes; a new one in place of ``broken`` if that is still the
+    pool (several moves that met the same dead pool replace it once, not one another's)."""
     pool = _EXECUTORS.get(workers)
-    if pool is None or fresh:
+    if pool is None or pool is broken:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
         context = multiprocessing.get_context("spawn")  # never fork a process with threads
@@ -78,6 +80,8 @@ class _Ask:
     order: int
     answer: asyncio.Future[Action] = field(repr=False)
     tried: int = 0
+    pool: ProcessPoolExecutor | None = field(default=None, repr=False)
+    """The pool it was last sent to."""
 
 
 class BotPool:
@@ -142,14 +146,13 @@ class BotPool:
         turn = ask.turn
         ask.tried += 1
         self._busy += 1
+        pool = _executor(self.workers)
         try:
-            work = _executor(self.workers).submit(
-                choose_move, turn.bot, turn.seed, turn.view, list(turn.legal)
-            )
+            work = pool.submit(choose_move, turn.bot, turn.seed, turn.view, list(turn.legal))
         except (BrokenProcessPool, RuntimeError):
-            work = _executor(self.workers, fresh=True).submit(
-                choose_move, turn.bot, turn.seed, turn.view, list(turn.legal)
-            )
+            pool = _executor(self.workers, broken=pool)
+            work = pool.submit(choose_move, turn.bot, turn.seed, turn.view, list(turn.legal))
+        ask.pool = pool
         loop = asyncio.get_running_loop()
         work.add_done_callback(lambda done: loop.call_soon_threadsafe(self._finished, ask, done))
 
@@ -160,7 +163,7 @@ class BotPool:
         except BrokenProcessPool:
             if ask.tried < 2 and not ask.answer.done():
                 log.error("a bot worker process died; starting the pool again")
-                _executor(self.workers, fresh=True)
+                _executor(self.workers, broken=ask.pool)
                 self._waiting.insert(0, ask)
             elif not ask.answer.done():
                 ask.answer.set_exception(RuntimeError("the bot workers keep dying"))
