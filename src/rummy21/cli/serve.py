@@ -56,7 +56,7 @@ def check_database(url: str) -> str:
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
     from rummy21.server.migrations import MigrationError, upgrade
-    from rummy21.server.store import make_engine
+    from rummy21.server.store import cause_of, make_engine
 
     try:
         parsed = make_url(url)
@@ -81,7 +81,7 @@ def check_database(url: str) -> str:
         reason = "a file is in the way" if isinstance(error, FileExistsError) else error.strerror
         _fail(f"--db {shown}: cannot make the folder {error.filename or ''}: {reason}")
     except SQLAlchemyError as error:
-        _fail(f"--db {shown}: {_cause(error)}")
+        _fail(f"--db {shown}: {cause_of(error)}")
     try:
         # A write the server would need (and its first connection, which sets SQLite's
         # journal mode): a scratch table, made and dropped; then the schema brought to the
@@ -91,18 +91,12 @@ def check_database(url: str) -> str:
             conn.execute(text("DROP TABLE rummy21_write_check"))
         upgrade(engine)
     except SQLAlchemyError as error:
-        _fail(f"cannot open the database {shown} for writing: {_cause(error)}")
+        _fail(f"cannot open the database {shown} for writing: {cause_of(error)}")
     except MigrationError as error:
         _fail(f"--db {shown}: {error}")
     finally:
         engine.dispose()
     return shown
-
-
-def _cause(error: Exception) -> str:
-    """The first line of what the database driver said (SQLAlchemy adds lines of its own)."""
-    cause = str(getattr(error, "orig", None) or error).strip().partition("\n")[0]
-    return cause or type(error).__name__
 
 
 def check_broker(url: str, db_url: str) -> str:

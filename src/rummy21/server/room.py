@@ -69,7 +69,7 @@ from rummy21.server.limits import Capacity, TokenBucket
 from rummy21.server.model import RoomConfig, RoomError, RoomStatus, SeatSlot, Settings
 from rummy21.server.scheduler import DeadlineKind, Scheduler
 from rummy21.server.snapshot import Clocks, RoomSnapshot, Trouble
-from rummy21.server.store import Op, StaleWrite, Store
+from rummy21.server.store import Op, StaleWrite, Store, cause_of
 from rummy21.server.tokens import new_code
 
 __all__ = ["CLOSE_RECONNECT", "CLOSE_REPLACED", "SOCKETS_PER_SEAT", "Room"]
@@ -246,7 +246,7 @@ class Room:
                 log.info("room code %s is taken; trying another", code)
                 continue
             except Exception as error:
-                log.warning("a new table could not be stored: %s", _cause(error))
+                log.warning("a new table could not be stored: %s", cause_of(error))
                 raise RoomError("server", f"the table could not be created: {NOT_SAVED}") from None
             async with room.lock:
                 if core.all_taken:
@@ -331,7 +331,12 @@ class Room:
             await self._roll_back(change)
             self._failures += 1
             if self._failures == 1:
-                log.warning("room %s: cannot save its changes: %s", self.code, _cause(error))
+                log.warning(
+                    "room %s: cannot save its changes: %s: %s",
+                    self.code,
+                    type(error).__name__,
+                    cause_of(error),
+                )
             if self.trouble is None:
                 self.trouble = Trouble(CANNOT_SAVE)
             raise RoomError("server", NOT_SAVED) from None
@@ -560,9 +565,3 @@ class Room:
         for group in self.conns.values():
             for conn in group:
                 conn.stop()
-
-
-def _cause(error: BaseException) -> str:
-    """The first line of what went wrong (a database driver's message has more)."""
-    text = str(getattr(error, "orig", None) or error).strip().partition("\n")[0]
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__

@@ -133,6 +133,16 @@ class StaleWrite(RuntimeError):
     to another process): the transaction is rolled back, nothing is written."""
 
 
+def cause_of(error: BaseException) -> str:
+    """The first line of what the database driver said (SQLAlchemy adds lines of its own).
+
+    >>> cause_of(RuntimeError("disk full\\n(more)")), cause_of(KeyError())
+    ('disk full', 'KeyError')
+    """
+    cause = str(getattr(error, "orig", None) or error).strip().partition("\n")[0]
+    return cause or type(error).__name__
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
