@@ -22,7 +22,7 @@ from rummy21.game.table import Table
 from rummy21.server.model import RoomConfig, RoomStatus, SeatKind, SeatSlot
 from rummy21.server.tokens import seat_for_token
 
-__all__ = ["Clocks", "RoomSnapshot", "SeatKind", "SeatSlot", "Trouble"]
+__all__ = ["Clocks", "RoomSnapshot", "Trouble"]
 
 
 @dataclass(frozen=True, slots=True)

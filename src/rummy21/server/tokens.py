@@ -1,6 +1,7 @@
 """Table codes and seat tokens: a table is found by its short code, and a seat is held by a
 secret token, of which the server keeps only a hash.
 
+>>> from rummy21.server.model import SeatKind
 >>> slots = [SeatSlot(0, SeatKind.HUMAN, token_hash=hash_token("secret-token-0"))]
 >>> seat_for_token(slots, "secret-token-0"), seat_for_token(slots, "a-wrong-token")
 (0, None)
@@ -15,9 +16,9 @@ import hmac
 import secrets
 from collections.abc import Iterable
 
-from rummy21.server.model import SeatKind, SeatSlot
+from rummy21.server.model import SeatSlot
 
-__all__ = ["CODE_ALPHABET", "SeatKind", "hash_token", "new_code", "new_token", "seat_for_token"]
+__all__ = ["CODE_ALPHABET", "hash_token", "new_code", "new_token", "seat_for_token"]
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """A table code's letters: no 0/O, 1/I/L, to read aloud and type without mistakes."""
