@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 
 from rummy21.bots.base import Bot
+from rummy21.bots.clairvoyant import CLAIRVOYANT
 from rummy21.bots.evaluate import Reading, penalty_after
 from rummy21.bots.expert import ExpertBot
 from rummy21.bots.greedy import GreedyBot, Release, best_release
@@ -74,9 +75,19 @@ def _bot_kind(kind: str) -> BotKind | None:
     return BOT_KINDS.get(kind)
 
 
-def check_bot_name(name: str) -> str:
+def check_bot_name(name: str, research: bool = False) -> str:
     """A bot's name as the bots know it (``Greedy`` -> ``greedy``; a ``KIND:ARGUMENT`` name keeps
     its argument as given), or a :class:`ValueError` saying what is wrong with it.
+
+    ``clairvoyant`` (:mod:`rummy21.bots.clairvoyant`) sees every card: it is a name only where
+    ``research`` allows it (the tournament, which builds it on each deal's table).
+
+    >>> check_bot_name("clairvoyant", research=True)
+    'clairvoyant'
+    >>> check_bot_name("clairvoyant")
+    Traceback (most recent call last):
+    ...
+    ValueError: the clairvoyant bot sees every card: it plays only in a tournament ...
 
     >>> check_bot_name(" Greedy ")
     'greedy'
@@ -99,6 +110,13 @@ def check_bot_name(name: str) -> str:
         if kind == "search":  # cheap to make: a bad budget is refused here, not in a worker
             search_with_worlds(argument)
         return f"{kind}:{argument.strip()}"
+    if text.lower() == CLAIRVOYANT:
+        if research:
+            return CLAIRVOYANT
+        raise ValueError(
+            "the clairvoyant bot sees every card: it plays only in a tournament "
+            "(rummy21 tournament --bots clairvoyant,…), never at a table"
+        )
     if text.lower() not in BOT_NAMES:
         raise ValueError(
             f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)} "

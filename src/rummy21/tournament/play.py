@@ -16,7 +16,8 @@ import hashlib
 import time
 from collections.abc import Sequence
 
-from rummy21.bots import Bot, make_bots, play_deal
+from rummy21.bots import Bot, make_bot, play_deal
+from rummy21.bots.clairvoyant import CLAIRVOYANT, ClairvoyantBot
 from rummy21.game.actions import Action, Draw, Drop
 from rummy21.game.match import deal_dealer, deal_seed
 from rummy21.game.table import Table
@@ -59,6 +60,23 @@ def bots_seed(seed: int, number: int, lineup: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
+def deal_bots(names: Sequence[str], table: Table, seed: int) -> list[Bot]:
+    """The bots of one deal, seat by seat, seeded as :func:`~rummy21.bots.make_bots` seeds
+    them; a ``clairvoyant`` seat is built on ``table`` itself — the one place a bot is given
+    more than its View (:mod:`rummy21.bots.clairvoyant`).
+
+    >>> table = Table(2, seed=3)
+    >>> [bot.name for bot in deal_bots(["clairvoyant", "expert"], table, 1)]
+    ['clairvoyant', 'expert']
+    """
+    return [
+        ClairvoyantBot(table, seed=seed * 1000 + seat)
+        if name == CLAIRVOYANT
+        else make_bot(name, seed * 1000 + seat)
+        for seat, name in enumerate(names)
+    ]
+
+
 class _Clocked:
     """A bot whose moves are timed and whose turns are counted (it sees what the bot sees)."""
 
@@ -82,11 +100,11 @@ def play_shoe(settings: Settings, number: int) -> ShoeRecord:
     times: list[list[float]] = [[] for _ in settings.bots]
     deals = []
     for index, lineup in enumerate(lineups(len(settings.bots), settings.players)):
-        bots = make_bots(
-            [settings.bots[bot] for bot in lineup], seed=bots_seed(settings.seed, number, index)
+        table = Table(settings.players, rules, seed=seed, dealer=dealer)
+        bots = deal_bots(
+            [settings.bots[bot] for bot in lineup], table, bots_seed(settings.seed, number, index)
         )
         clocked = [_Clocked(bot, times[who]) for bot, who in zip(bots, lineup, strict=True)]
-        table = Table(settings.players, rules, seed=seed, dealer=dealer)
         result = play_deal(table, clocked)
         deals.append(
             DealOutcome(

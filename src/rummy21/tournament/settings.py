@@ -41,8 +41,9 @@ class Settings:
         if len(self.bots) < 2:
             raise ValueError(f"a tournament needs at least 2 bots, not {len(self.bots)}")
         for name in self.bots:
-            if check_bot_name(name) != name:
-                raise ValueError(f"the bot {name!r} is named {check_bot_name(name)!r}")
+            if check_bot_name(name, research=True) != name:
+                named = check_bot_name(name, research=True)
+                raise ValueError(f"the bot {name!r} is named {named!r}")
         rules = RuleSet.preset(self.rules)
         if not rules.min_players <= self.players <= rules.max_players:
             raise ValueError(
@@ -70,7 +71,7 @@ class Settings:
         >>> Settings.parse("Greedy, random", 3, 5, 7, turn_limit=0).bots
         ('greedy', 'random')
         """
-        names = tuple(check_bot_name(n) for n in bots.split(",") if n.strip())
+        names = tuple(check_bot_name(n, research=True) for n in bots.split(",") if n.strip())
         rule_set = RuleSet.preset(rules)
         if turn_limit is not None and turn_limit < 0:
             raise ValueError(
