@@ -25,14 +25,17 @@ from statistics import fmean
 from typing import Any
 
 from rummy21.bots import Bot, ExpertBot, SearchBot, play_deal
+from rummy21.bots.clairvoyant import ClairvoyantBot
 from rummy21.game import Table
 from rummy21.tournament.play import bots_seed, shoe_dealer, shoe_seed
 from rummy21.tournament.stats import mean_interval
 
 
-def _variant(kind: str, params: dict[str, Any], seed: int) -> Bot:
+def _variant(kind: str, params: dict[str, Any], seed: int, table: Table) -> Bot:
     if kind == "search":
         return SearchBot(seed=seed, **params)
+    if kind == "clairvoyant":  # research only: the search told the true deal
+        return ClairvoyantBot(table, seed=seed, **params)
     return ExpertBot(**params)
 
 
@@ -41,10 +44,12 @@ def play_shoe(job: tuple[str, dict[str, Any], int, int, int]) -> tuple[int, list
     kind, params, players, seed, number = job
 
     def deal(variant_seat: int | None) -> list[int]:
+        table = Table(players, seed=shoe_seed(seed, number), dealer=shoe_dealer(players, number))
         bots: list[Bot] = [ExpertBot() for _ in range(players)]
         if variant_seat is not None:
-            bots[variant_seat] = _variant(kind, params, bots_seed(seed, number, variant_seat))
-        table = Table(players, seed=shoe_seed(seed, number), dealer=shoe_dealer(players, number))
+            bots[variant_seat] = _variant(
+                kind, params, bots_seed(seed, number, variant_seat), table
+            )
         return list(play_deal(table, bots).scores)
 
     base = deal(None)
@@ -57,13 +62,16 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     params: dict[str, Any] = {}
     for part in filter(None, body.split(",")):
         key, _, value = part.partition("=")
-        params[key] = float(value) if "." in value else int(value)
+        if value.lower() == "none":
+            params[key] = None
+        else:
+            params[key] = float(value) if "." in value else int(value)
     return label, params
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=("expert", "search"))
+    parser.add_argument("kind", choices=("expert", "search", "clairvoyant"))
     parser.add_argument("variant")
     parser.add_argument("--shoes", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)

@@ -462,6 +462,34 @@ def _read(
         tally = _tally(counts, jokers)
     if possible is None:
         possible = pure_groups_possible(counts, rules)
+    penalty = _penalty(counts, jokers, rules, beat, tally, possible)
+    if penalty is None:
+        return None
+    options, solution, uncapped, rule = penalty
+    cut, upper, lower = jokers.value_counts_of(counts)
+    points, marriages = rules.value_points(cut, upper, lower)
+    return _Reading(
+        options,
+        solution,
+        uncapped,
+        rule,
+        min(uncapped, rules.full_count_cap),
+        Value(points, marriages, cut, upper, lower),
+        possible,
+    )
+
+
+def _penalty(
+    counts: Sequence[int],
+    jokers: Jokers,
+    rules: RuleSet,
+    beat: _Rank | None,
+    tally: _Tally,
+    possible: bool,
+) -> tuple[tuple[Option, ...], Solution, int, PenaltyRule] | None:
+    """The options that hold, the solver's solution, the penalty before the full-count cap
+    and its rule (RULES §7) — the numbers of :func:`_read` but the value cards — or ``None``
+    if it cannot rank before ``beat``."""
     full, dublee, enough = _saves_of(tally, rules)
     holds = _holds(tally, rules)
     bound = enough
@@ -483,17 +511,28 @@ def _read(
     if dublee is not None:
         candidates.append((dublee, 1, PenaltyRule.DUBLEE_SAVE))
     uncapped, _, rule = min(candidates)
-    cut, upper, lower = jokers.value_counts_of(counts)
-    points, marriages = rules.value_points(cut, upper, lower)
-    return _Reading(
-        options,
-        solution,
-        uncapped,
-        rule,
-        min(uncapped, rules.full_count_cap),
-        Value(points, marriages, cut, upper, lower),
-        possible,
-    )
+    return options, solution, uncapped, rule
+
+
+def penalty_counts(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC
+) -> tuple[int, bool, bool]:
+    """(penalty after the full-count cap, whether it is a valid declaration, whether the pure
+    save applies) of a 21-card count vector: the three numbers a bot reads of each of the
+    thousands of hands it tries, the same as :func:`score_counts`' ``points``, ``valid`` and
+    ``pure_groups_possible`` without the value cards or the result's objects. No input checks.
+
+    >>> from rummy21.cards import parse_cards
+    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+    >>> penalty_counts(counts_of(hand), Jokers.from_cut("7D"))
+    (0, True, True)
+    """
+    tally = _tally(counts, jokers)
+    possible = pure_groups_possible(counts, rules)
+    penalty = _penalty(counts, jokers, rules, None, tally, possible)
+    assert penalty is not None
+    options, _, uncapped, _ = penalty
+    return min(uncapped, rules.full_count_cap), bool(options), possible
 
 
 _NO_SOLUTION = Solution(None, None, None)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from rummy21.analysis import score_counts
+from rummy21.analysis import penalty_counts
 from rummy21.cards import Card
 from rummy21.jokers import Jokers
 from rummy21.ruleset import CLASSIC, RuleSet
@@ -40,8 +40,13 @@ def _read(counts: tuple[int, ...], cut: Card, rules: RuleSet) -> Reading:
     # A greedy turn reads about 22 hands: with the cycle collector paused, greedy games play
     # 3-9 % faster (see rummy21.solver.paused_collection).
     with paused_collection():
-        score = score_counts(counts, Jokers.from_cut(cut), rules)
-    return Reading(score.points, score.valid, score.pure_groups_possible)
+        points, valid, pure = penalty_counts(counts, _jokers(cut), rules)
+    return Reading(points, valid, pure)
+
+
+@cache
+def _jokers(cut: Card) -> Jokers:
+    return Jokers.from_cut(cut)
 
 
 def penalty_after(counts: Sequence[int], cut: Card, rules: RuleSet = CLASSIC) -> Reading:

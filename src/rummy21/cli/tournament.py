@@ -59,7 +59,8 @@ def tournament_command(
         "greedy,random",
         "--bots",
         help=f"Comma-separated bots to compare (at least 2): {', '.join(BOT_NAMES)}, "
-        "or search:WORLDS (search with its own budget), or rl:PATH (a trained policy).",
+        "or search:WORLDS (search with its own budget), or rl:PATH (a trained policy), or "
+        "clairvoyant (research only: the search told every hidden card).",
     ),
     players: int = typer.Option(4, "--players", "-p", help="Seats at the table."),
     deals: int = typer.Option(
