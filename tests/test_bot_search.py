@@ -183,3 +183,56 @@ def test_search_leaves_the_experts_move_only_on_evidence() -> None:
     # No world scored within the budget: the expert's move.
     nothing: dict[Action, list[float]] = {expert: [], a: []}
     assert bot._best([expert, a], nothing) == expert
+
+
+def test_the_others_chance_to_declare_grows_with_the_deal() -> None:
+    """Without a flat ``hazard``, a playout's danger is :func:`declare_chance` of the round the
+    others are in: low at the deal's start, higher later, the same for every seat count."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from rummy21.bots.search import declare_chance
+    from rummy21.game.view import View
+
+    chances = [declare_chance(r) for r in range(12)]
+    assert chances == sorted(chances) and 0 < chances[0] < 0.02 and chances[-1] <= 0.14
+    bot = SearchBot()
+    early = cast(View, SimpleNamespace(turns=0, players=4))
+    late = cast(View, SimpleNamespace(turns=24, players=4))
+    assert bot._others_declare(early, 4, 0) == pytest.approx(1 - (1 - declare_chance(0)) ** 3)
+    assert bot._others_declare(late, 4, 1) == pytest.approx(1 - (1 - declare_chance(7)) ** 3)
+    assert SearchBot(hazard=0.05)._others_declare(late, 4, 1) == pytest.approx(1 - 0.95**3)
+
+
+def test_quick_release_is_best_release_over_the_cards_it_tries() -> None:
+    """Given every held card to try, the playouts' cheap release picks what the greedy one
+    picks (but a joker finish, which it never tries); given a few, the best of those."""
+    from rummy21.bots.evaluate import penalty_after
+    from rummy21.bots.greedy import best_release
+    from rummy21.bots.search import quick_release
+    from rummy21.cards import ALL_CARDS, counts_of
+    from rummy21.jokers import Jokers
+
+    rng = random.Random(25)
+    rules = RuleSet()
+    shoe = [card for card in ALL_CARDS for _ in range(3)]
+    compared = 0
+    for _ in range(150):
+        rng.shuffle(shoe)
+        counts, cut, drawn = counts_of(shoe[:22]), shoe[22], shoe[21].index
+        jokers = Jokers.from_cut(cut)
+        greedy = best_release(counts, None, jokers, rules)
+        every = [i for i, n in enumerate(counts) if n]
+        quick = quick_release(counts, drawn, every, jokers, rules, 22)
+        if not jokers.joker_mask[greedy.card.index]:
+            assert quick == greedy
+            compared += 1
+        few = quick_release(counts, drawn, every[:3], jokers, rules, 2)
+        mask = jokers.joker_mask
+        tried = [i for i in every[:3] if i != drawn and not mask[i]][:2]
+        tried += [] if mask[drawn] else [drawn]
+        assert few.card.index in tried
+        work = list(counts)
+        work[few.card.index] -= 1
+        assert few.reading == penalty_after(work, cut, rules)
+    assert compared > 100

@@ -142,11 +142,13 @@ def quick_release(
     work = list(counts)
     mask = jokers.joker_mask
     tried = [] if mask[drawn] else [drawn]
+    others = 0
     for index in order:
-        if len(tried) > width:
+        if others >= width:
             break
-        if work[index] and index not in tried and not mask[index]:
+        if work[index] and index != drawn and not mask[index]:
             tried.append(index)
+            others += 1
     if not tried:
         return best_release(work, None, jokers, rules)
     cut = jokers.cut
