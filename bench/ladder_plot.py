@@ -100,13 +100,17 @@ def main() -> None:
         label, _, path = text.partition("=")
         name, interval = difference(Path(path))
         points.append((label, interval))
-        print(f"{label:>12}  {name}: {interval.mean:+.1f} ({interval.low} to {interval.high}), "
-              f"{interval.n} shoes")
+        print(
+            f"{label:>12}  {name}: {interval.mean:+.1f} ({interval.low} to {interval.high}), "
+            f"{interval.n} shoes"
+        )
     bound = None
     if args.bound is not None:
         name, bound = difference(args.bound)
-        print(f"{'bound':>12}  {name}: {bound.mean:+.1f} ({bound.low} to {bound.high}), "
-              f"{bound.n} shoes")
+        print(
+            f"{'bound':>12}  {name}: {bound.mean:+.1f} ({bound.low} to {bound.high}), "
+            f"{bound.n} shoes"
+        )
     args.svg.write_text(svg(points, bound, args.title))
 
 

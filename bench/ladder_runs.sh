@@ -11,7 +11,7 @@ run() {  # journal, then the tournament's arguments
 run clairvoyant_expert_p4_s41 --bots clairvoyant,expert -p 4 -k 300 --seed 41
 run search_expert_p4_s41 --bots search,expert -p 4 -k 300 --seed 41
 run search_expert_p4_s42 --bots search,expert -p 4 -k 300 --seed 42
+run search6_expert_p4_s41 --bots search:6,expert -p 4 -k 300 --seed 41
 run search24_expert_p4_s41 --bots search:24,expert -p 4 -k 300 --seed 41
 run search_expert_p2_s43 --bots search,expert -p 2 -k 300 --seed 43
 run search_expert_p6_s44 --bots search,expert -p 6 -k 200 --seed 44
-run search384_expert_p4_s41 --bots search:384,expert -p 4 -k 100 --seed 41

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import rummy21.bots
-from rummy21.bots import ExpertBot, check_bot_name, make_bot, parse_bot_names, play_deal
+from rummy21.bots import Bot, ExpertBot, check_bot_name, make_bot, parse_bot_names, play_deal
 from rummy21.bots.clairvoyant import ClairvoyantBot, true_world
 from rummy21.bots.determinize import sample_world
 from rummy21.cards import counts_of
@@ -53,6 +53,7 @@ def test_true_world_is_the_deal_as_it_lies(players: int) -> None:
 def test_a_sampled_world_differs_from_the_true_one() -> None:
     """The honest search's worlds are guesses; the clairvoyant's is not (the point of it)."""
     table = Table(4, seed=3)
+    assert table.turn is not None
     view = table.view(table.turn)
     guess = sample_world(view, random.Random(1))
     truth = true_world(table)
@@ -62,13 +63,14 @@ def test_a_sampled_world_differs_from_the_true_one() -> None:
 
 def test_clairvoyant_plays_legal_moves_to_the_end() -> None:
     table = Table(3, seed=8)
-    bots = [ClairvoyantBot(table, seed=1), ExpertBot(), ClairvoyantBot(table, seed=2)]
+    bots: list[Bot] = [ClairvoyantBot(table, seed=1), ExpertBot(), ClairvoyantBot(table, seed=2)]
     result = play_deal(table, bots)
     assert sum(result.scores) == 0
 
 
 def test_clairvoyant_refuses_a_view_of_another_seat() -> None:
     table = Table(3, seed=8)
+    assert table.turn is not None
     other = (table.turn + 1) % 3
     with pytest.raises(ValueError, match="seat in turn"):
         ClairvoyantBot(table).choose(table.view(other), table.legal_actions())
@@ -116,7 +118,7 @@ def test_only_the_clairvoyant_module_reads_a_table() -> None:
     allowed = {"clairvoyant.py", "runner.py"}
     for path in sorted(BOTS_DIR.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        imports = set()
+        imports: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 imports.update(a.name for a in node.names)
