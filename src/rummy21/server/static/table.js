@@ -946,7 +946,11 @@ function modal(kind, content, { wide = false, label = null } = {}) {
     if (root.contains(overlay)) root.replaceChildren();
     if (before?.focus && document.contains(before)) before.focus({ preventScroll: true });
   }
-  const first = box.querySelector(".buttons .btn.primary, .buttons .btn.go, .buttons .btn");
+  // The main action first, in this order (a selector list would take the first in the page's
+  // order: the result window's History link before its "I'm ready").
+  const first = [".buttons .btn.primary", ".buttons .btn.go", ".buttons .btn"]
+    .map((selector) => box.querySelector(selector))
+    .find((found) => found);
   if (first) first.focus({ preventScroll: true });
   return close;
 }
@@ -1151,7 +1155,9 @@ function resultHeadline(r) {
 function showResult(r) {
   const j = r.jokers;
   const finished = state.room.status === "finished";
-  const seats = r.seats.map((s) => {
+  // The winner first (on a phone the result's seats run below the fold), then seat order.
+  const ordered = [...r.seats].sort((a, b) => (b.seat === r.winner) - (a.seat === r.winner) || a.seat - b.seat);
+  const seats = ordered.map((s) => {
     const groups = s.groups.map((g) =>
       el(
         "div",
@@ -1208,7 +1214,8 @@ function showResult(r) {
           "span",
           { class: `r-score ${scoreClass(s.score)}` },
           `${signed(s.score)} pts`,
-          el("small", { class: "muted" }, ` · ${s.money}`),
+          // Money only when it says something the points do not (a point worth other than 1).
+          Number(s.money) !== s.score ? el("small", { class: "muted" }, ` · ${s.money}`) : null,
         ),
       ),
       el("div", { class: "r-detail" }, detail.join(" · ")),

@@ -1,0 +1,59 @@
+"""The result window as a player meets it: the main action has the focus (Enter means "I'm
+ready", not "open the history"), the winner's row comes first, and a score is said once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from browser.kit import DESKTOP, PHONE, Player, Server, wait_my_turn
+
+
+def _drop_and_wait_for_the_result(player: Player) -> None:
+    page = player.page
+    wait_my_turn(page)
+    page.click("#btn-drop")
+    page.click("#confirm-drop")
+    page.wait_for_selector("#result-continue:not([disabled])", timeout=60_000)
+
+
+def test_enter_in_the_result_window_means_ready(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
+    server = server_factory()
+    made = server.create(["human", "greedy", "greedy"], seed=11, deals=3)
+    player = players(DESKTOP).sit(server, made)
+    _drop_and_wait_for_the_result(player)
+    page = player.page
+    assert page.evaluate("document.activeElement.id") == "result-continue"
+    url = page.url
+    page.keyboard.press("Enter")
+    # Enter sent "ready" (with only bots waiting, the next deal then starts at once).
+    page.wait_for_function(
+        "() => !document.querySelector('#result-continue')"
+        " || document.querySelector('#result-continue').disabled"
+    )
+    assert any('"type":"ready"' in f.replace(" ", "") for f in player.frames if f[0] == ">")
+    assert page.url == url  # still at the table, not on the history page
+    player.shot("result-ready-desktop")
+    assert not player.errors
+
+
+def test_the_winner_comes_first_and_a_score_is_said_once(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
+    server = server_factory()
+    made = server.create(["human", "greedy", "greedy", "greedy"], seed=5, deals=3)
+    player = players(PHONE).sit(server, made)
+    _drop_and_wait_for_the_result(player)
+    page = player.page
+    result = player.state()["result"]
+    rows = page.locator(".result-seat")
+    if result["winner"] is not None:
+        assert rows.first.get_attribute("data-seat") == str(result["winner"])
+        assert "winner" in (rows.first.get_attribute("class") or "")
+    for index in range(rows.count()):
+        score = rows.nth(index).locator(".r-score").inner_text()
+        assert "·" not in score, score  # a point is worth 1: the money would only repeat it
+    player.shot("result-winner-first-phone")
+    assert not player.errors
