@@ -86,6 +86,12 @@ def svg(points: list[tuple[str, Interval]], bound: Interval | None, title: str) 
     return "\n".join(parts)
 
 
+def _shown(interval: Interval) -> str:
+    low, high = interval.low, interval.high
+    bounds = "n/a" if low is None or high is None else f"{low:+.1f} to {high:+.1f}"
+    return f"{interval.mean:+.1f} ({bounds}), {interval.n} shoes"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("points", nargs="+", help="LABEL=JOURNAL, in the order drawn")
@@ -100,17 +106,11 @@ def main() -> None:
         label, _, path = text.partition("=")
         name, interval = difference(Path(path))
         points.append((label, interval))
-        print(
-            f"{label:>12}  {name}: {interval.mean:+.1f} ({interval.low} to {interval.high}), "
-            f"{interval.n} shoes"
-        )
+        print(f"{label:>12}  {name}: {_shown(interval)}")
     bound = None
     if args.bound is not None:
         name, bound = difference(args.bound)
-        print(
-            f"{'bound':>12}  {name}: {bound.mean:+.1f} ({bound.low} to {bound.high}), "
-            f"{bound.n} shoes"
-        )
+        print(f"{'bound':>12}  {name}: {_shown(bound)}")
     args.svg.write_text(svg(points, bound, args.title))
 
 
