@@ -47,6 +47,8 @@ let arrangeOnDeal = -1; // the deal whose hand is laid out by the server when it
 let dragCards = null; // the cards being dragged (for the drop targets)
 let lastTurnKey = "";
 let tips = localStorage.getItem("rummy21:tips") !== "off";
+let lostAt = null; // when the connection was lost (null: connected, or never connected yet)
+let ended = false; // the page stopped for good (ENDINGS): no reconnecting banner
 
 // ------------------------------------------------------------------ helpers
 const names = () => (state ? state.room.seats.map((s) => s.name) : []);
@@ -203,6 +205,8 @@ const ENDINGS = {
 
 // The page stops here: said at the table, or in place of it if it never showed.
 function endWith(text) {
+  ended = true;
+  renderConnection();
   setStatus(text);
   if (state) return;
   $("ended-text").textContent = text;
@@ -211,8 +215,24 @@ function endWith(text) {
 }
 
 function setConn(on) {
+  const back = on && lostAt !== null;
+  lostAt = on ? null : (lostAt ?? Date.now());
   $("conn").className = `dot ${on ? "on" : "off"}`;
   $("conn-text").textContent = on ? "online" : "offline";
+  renderConnection();
+  if (back) toast("Back online.", "notice");
+}
+
+// While the connection is lost (after the page had a table to show): a banner, and the clocks
+// stand still — the server, not this page, decides when a turn times out or a deal starts.
+function renderConnection() {
+  const lost = lostAt !== null && !!state && !ended;
+  document.body.classList.toggle("offline", lost);
+  const box = $("offline");
+  box.classList.toggle("hidden", !lost);
+  if (!lost) return;
+  const seconds = Math.floor((Date.now() - lostAt) / 1000);
+  box.textContent = `Connection lost — reconnecting…${seconds >= 3 ? ` (${seconds} s)` : ""} Nothing you did is lost.`;
 }
 
 function setStatus(text) {
@@ -604,6 +624,13 @@ function watchReading() {
 
 function tick() {
   if (!state) return;
+  renderConnection();
+  if (lostAt !== null && !ended) {
+    setStatus("Reconnecting to the table…");
+    const countdown = $("next-deal");
+    if (countdown) countdown.textContent = "Reconnecting: the next deal waits for the table.";
+    return; // no clock runs down while the server cannot be heard
+  }
   renderTrouble();
   watchReading();
   const total = (state.room.turn_seconds || 0) * 1000;

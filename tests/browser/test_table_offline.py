@@ -1,0 +1,40 @@
+"""A lost connection is impossible to miss: a banner says it, the turn clock and the status
+stop pretending, and the page says so when the table is back.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from browser.kit import PHONE, Player, Server, wait_my_turn
+
+RING = "() => { const c = document.querySelector('[data-timer]'); return c ? c.style.strokeDashoffset : null; }"
+
+
+def test_the_page_says_when_the_connection_is_lost_and_back(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
+    server = server_factory()
+    made = server.create(["human", "greedy"], seed=4, deals=3, turn_seconds=60)
+    player = players(PHONE).sit(server, made)
+    page = player.page
+    wait_my_turn(page)
+    assert page.locator("#offline").is_hidden()
+    player.server_down = True
+    server.kill()
+    page.wait_for_selector("#offline:not(.hidden)", timeout=10_000)
+    assert "reconnecting" in page.inner_text("#offline").lower()
+    page.wait_for_function(
+        "() => document.querySelector('#status').textContent.includes('Reconnecting')",
+        timeout=2_000,
+    )
+    ring = page.evaluate(RING)
+    time.sleep(1.5)
+    assert page.evaluate(RING) == ring  # the turn clock stands still while nothing is heard
+    player.shot("offline-phone")
+    server.start()
+    page.wait_for_selector("#offline.hidden", state="attached", timeout=30_000)
+    page.wait_for_selector(".toast:has-text('Back online')", timeout=5_000)
+    player.server_down = False
+    assert not player.errors
