@@ -9,7 +9,10 @@ from collections.abc import Callable
 
 from browser.kit import PHONE, Player, Server, wait_my_turn
 
-RING = "() => { const c = document.querySelector('[data-timer]'); return c ? c.style.strokeDashoffset : null; }"
+RING = (
+    "() => { const c = document.querySelector('[data-timer]');"
+    " return c ? c.style.strokeDashoffset : null; }"
+)
 
 
 def test_the_page_says_when_the_connection_is_lost_and_back(
