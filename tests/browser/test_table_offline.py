@@ -41,3 +41,18 @@ def test_the_page_says_when_the_connection_is_lost_and_back(
     page.wait_for_selector(".toast:has-text('Back online')", timeout=5_000)
     player.server_down = False
     assert not player.errors
+
+
+def test_an_empty_seat_is_open_not_offline(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
+    server = server_factory()
+    made = server.create(["human", "human", "greedy"], seed=4, deals=3)
+    player = players(PHONE).sit(server, made)
+    page = player.page
+    empty = page.locator("#opponents .opp[data-seat='1']")
+    empty.wait_for()
+    assert "open seat" in empty.inner_text()
+    assert "offline" not in empty.inner_text()
+    assert "offline" not in (empty.get_attribute("class") or "")
+    assert not player.errors

@@ -410,7 +410,9 @@ function seatBadges(s, info, d) {
         "bot playing",
       ),
     );
-  if (s.kind === "human" && !s.connected && !s.autoplay) badges.push(el("span", { class: "badge off" }, "offline"));
+  if (s.kind === "human" && !s.taken) badges.push(el("span", { class: "badge open-seat" }, "open seat"));
+  else if (s.kind === "human" && !s.connected && !s.autoplay)
+    badges.push(el("span", { class: "badge off" }, "offline"));
   if (info && info.standing === "dropped")
     badges.push(el("span", { class: "badge out" }, info.drop === "first" ? "first drop" : "dropped"));
   if (info && info.standing === "wrong_declaration")
@@ -440,7 +442,7 @@ function renderOpponents() {
       const turn = !!(d && d.turn === s.seat && state.room.status === "playing");
       const total = state.match.totals[s.seat];
       const out = info && info.standing !== "active";
-      const offline = s.kind === "human" && !s.connected && !s.autoplay;
+      const offline = s.kind === "human" && s.taken && !s.connected && !s.autoplay;
       return el(
         "div",
         {
