@@ -526,3 +526,17 @@ def test_ctrl_c_at_a_prompt_ends_cleanly_with_status_130() -> None:
     text = out.decode()
     assert "You left the table. The deal in progress does not count." in text
     assert "Running totals after 0 deals" in text
+
+
+def test_a_dropped_hand_stays_folded_but_for_its_own_player() -> None:
+    """One rule with the browser (game.settlement.hand_shown): at the end of the deal the
+    player sees their own dropped hand, never a bot's."""
+    result = play(
+        ["--players", "3", "--bots", "random", "--seed", "1", "--deals", "1"], ["drop", "y", ""]
+    )
+    out = result.output
+    hands = out[out.index("Hands") :]
+    mine = hands[hands.index("You — dropped") : hands.index("Seat 1")]
+    assert "cards" in mine and "folded" not in mine
+    theirs = hands[hands.index("Seat 2 (random) — dropped") :]
+    assert "hand folded" in theirs.splitlines()[1]

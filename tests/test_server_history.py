@@ -29,6 +29,7 @@ from test_server_helpers import (
 
 from rummy21.game import Table
 from rummy21.game.events import Drew
+from rummy21.game.settlement import hand_shown
 from rummy21.game.view import public_event
 from rummy21.server import present
 
@@ -120,7 +121,7 @@ def check_replay(replay: dict[str, Any], lines: list[str], number: int, viewer: 
                 assert len(hand) == frame["counts"][seat]
     final = frames[-1]["hands"]
     for row in table.result.seats:  # type: ignore[union-attr]
-        shown = present.hand_shown(row.standing, row.seat, viewer)
+        shown = hand_shown(row.standing, row.seat, viewer)
         assert (final[row.seat] is not None) == shown
         assert shown == (row.standing.value != "dropped" or row.seat == viewer)
     assert replay["result"] == present.result_view(table, number, viewer, Decimal(1), NAMES)

@@ -43,7 +43,7 @@ from rummy21.game.declaration import judge
 from rummy21.game.match import parse_point_value
 from rummy21.game.narration import TONES, Tone, narrate
 from rummy21.game.picture import LABEL_WIDTH, layout_rows, others_line, table_line
-from rummy21.game.settlement import SeatResult, Settlement, Standing
+from rummy21.game.settlement import SeatResult, Settlement, Standing, hand_shown
 from rummy21.game.view import EventAction, PublicEvent, View, public_event
 from rummy21.groups import Group
 from rummy21.jokers import Jokers
@@ -562,6 +562,8 @@ class Session:
                 lines = layout_lines(
                     seat.groups, seat.loose, j, None, "loose" if seat.groups else "cards"
                 )
+            if not hand_shown(seat.standing, seat.seat, self._viewer()):
+                lines = [Text("  hand folded (a dropped hand stays face down)", style="dim")]
             for line in lines:
                 self.out.print(line)
             marriages = f", {plural(seat.marriages, 'marriage')}" if seat.marriages else ""
@@ -576,6 +578,12 @@ class Session:
                 self.out.print(f"  {score}")
             else:
                 self.out.print(f"  {pays} · {score}")
+
+    def _viewer(self) -> int | None:
+        """Whose eyes the end of a deal is shown to: the one player at this terminal (with
+        several sharing it, no one's: every dropped hand stays folded)."""
+        humans = [seat for seat, bot in enumerate(self.bots) if bot is None]
+        return humans[0] if len(humans) == 1 else None
 
     @staticmethod
     def _standing(seat: SeatResult, result: Settlement) -> str:

@@ -275,3 +275,18 @@ def settle(
         for s in seats
     )
     return Settlement(reason, winner, option, results)
+
+
+def hand_shown(standing: Standing, seat: int, viewer: int | None) -> bool:
+    """Whether ``viewer`` (``None``: a spectator) sees ``seat``'s hand once the deal is over.
+
+    Every hand is laid out at the end, except a dropped one: it stays folded face down for
+    everyone but its own player. The browser's live result, the history replay and the
+    terminal game all ask this.
+
+    >>> hand_shown(Standing.DROPPED, 1, 1), hand_shown(Standing.DROPPED, 1, 0)
+    (True, False)
+    >>> hand_shown(Standing.WRONG, 1, None), hand_shown(Standing.DROPPED, 1, None)
+    (True, False)
+    """
+    return standing is not Standing.DROPPED or seat == viewer

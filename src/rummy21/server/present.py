@@ -28,7 +28,7 @@ from rummy21.cards import ALL_CARDS, Card, CardError, MissingCard, counts_of, wi
 from rummy21.game.events import Declared
 from rummy21.game.match import DealSummary
 from rummy21.game.narration import narrate, plain
-from rummy21.game.settlement import Settlement, Standing
+from rummy21.game.settlement import Settlement, hand_shown
 from rummy21.game.table import Table
 from rummy21.game.view import Phase, PublicEvent, View
 from rummy21.groups import Group, classify, explain
@@ -145,20 +145,6 @@ def result_view(
     return settlement_dict(
         settlement, table.jokers, table.rules, number, seat, point_value, names, finish_card(table)
     )
-
-
-def hand_shown(standing: Standing, seat: int, viewer: int | None) -> bool:
-    """Whether ``viewer`` (``None``: a spectator) sees ``seat``'s hand once the deal is over.
-
-    Every hand is laid out at the end, except a dropped one: it stays folded face down for
-    everyone but its own player. The live result and the history replay both ask this.
-
-    >>> hand_shown(Standing.DROPPED, 1, 1), hand_shown(Standing.DROPPED, 1, 0)
-    (True, False)
-    >>> hand_shown(Standing.WRONG, 1, None), hand_shown(Standing.DROPPED, 1, None)
-    (True, False)
-    """
-    return standing is not Standing.DROPPED or seat == viewer
 
 
 def settlement_dict(

@@ -14,7 +14,7 @@ did not show it:
 * the open pile and the stock's size, never the order of the stock;
 * at the end, the deal's result exactly as the live result screen showed it to the viewer
   (:func:`~rummy21.server.present.result_view`), and the last frame lays out the hands that
-  result lays out (:func:`~rummy21.server.present.hand_shown`: a dropped hand only to its own
+  result lays out (:func:`~rummy21.game.settlement.hand_shown`: a dropped hand only to its own
   player).
 
 ``viewer=None`` is a spectator (an outsider of a table whose history is public): no hand during
@@ -44,6 +44,7 @@ from rummy21.game.actions import Source
 from rummy21.game.errors import ReplayError
 from rummy21.game.events import Declared, Drew, Event
 from rummy21.game.log import load_log
+from rummy21.game.settlement import hand_shown
 from rummy21.game.table import Table
 from rummy21.game.view import public_event
 from rummy21.ruleset import RuleSet
@@ -84,7 +85,7 @@ def _frame(
     result = table.result
     if result is not None:
         for row in result.seats:
-            if present.hand_shown(row.standing, row.seat, viewer):
+            if hand_shown(row.standing, row.seat, viewer):
                 hands[row.seat] = [str(c) for c in row.cards]
     elif viewer is not None:
         hands[viewer] = [str(c) for c in table.hand(viewer)]
