@@ -57,3 +57,28 @@ def test_the_advised_discard_stands_out(
     assert seen["uncovered"], seen  # the tag's corner is the card's own, not a neighbour's
     player.shot(f"advised-{label}")
     assert not player.errors
+
+
+def test_a_focused_card_leaves_its_neighbours_corner_visible(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
+    server = server_factory()
+    made = server.create(["human", "greedy"], seed=3, deals=3)
+    player = players(DESKTOP).sit(server, made)
+    page = player.page
+    page.wait_for_selector("#hand .card")
+    page.focus("#hand .card >> nth=0")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")  # keyboard focus: :focus-visible applies
+    covered = page.evaluate(
+        """() => {
+          const card = document.activeElement;
+          const next = card.nextElementSibling;
+          if (!next || !next.classList.contains('card')) return null;
+          const box = next.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.left + 6, box.top + 10);
+          return !(hit === next || next.contains(hit));
+        }"""
+    )
+    assert covered is False
+    assert not player.errors
