@@ -41,3 +41,58 @@ def test_opponents_names_and_scores_are_not_cut_off(
     player.shot(f"phone-{seats}-seats")
     assert page.evaluate(CUT) == []
     assert not player.errors
+
+
+FITS = """() => {
+  const inside = (n) => { const b = n.getBoundingClientRect();
+    return b.top >= -1 && b.bottom <= innerHeight + 1 && b.left >= -1 && b.right <= innerWidth + 1; };
+  const bar = document.querySelector('.actions, #actions, .action-bar');
+  const barTop = bar ? bar.getBoundingClientRect().top : innerHeight;
+  const cards = [...document.querySelectorAll('#hand .card')];
+  return {
+    page: document.scrollingElement.scrollHeight - innerHeight,
+    piles: [...document.querySelectorAll('#stock-slot, #open-slot')].every(inside),
+    hidden: cards.filter((c) => !inside(c) || c.getBoundingClientRect().bottom > barTop + 1).length,
+    cards: cards.length,
+  };
+}"""
+
+
+def test_groups_of_two_keep_the_whole_hand_on_one_phone_screen(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
+    """Three two-card groups made by tap + Group: each a compact chip, not a full-width
+    reason, and the whole hand, the stock and the open pile stay on the screen."""
+    server = server_factory()
+    made = server.create(["human", "greedy"], seed=7, deals=3)
+    player = players(PHONE).sit(server, made)
+    page = player.page
+    page.wait_for_selector("#hand .card")
+    page.wait_for_timeout(500)  # the dealt hand is laid out by the server: break it up
+    while page.locator("#hand .group:not(.loose) .g-x").count():
+        page.locator("#hand .group:not(.loose) .g-x").first.click()
+        page.wait_for_timeout(100)
+    for _ in range(3):
+        loose = page.locator("#hand .group.loose .card")
+        player.tap(loose.nth(0))
+        player.tap(loose.nth(3))
+        page.click("#btn-group")
+        page.wait_for_timeout(300)
+    page.wait_for_selector("#hand .group.bad")
+    page.wait_for_timeout(500)
+    seen = page.evaluate(FITS)
+    player.shot("phone-groups-of-two")
+    assert seen["cards"] == 21
+    assert seen["piles"], seen
+    assert seen["hidden"] == 0, seen
+    assert seen["page"] <= 1, seen  # nothing to scroll: one screen
+    # The reason is one tap away, and folds again.
+    why = page.locator("#hand .group.bad .why").first
+    assert page.locator("#hand .group.bad .g-reason").first.is_hidden()
+    player.tap(why)
+    reason = page.locator("#hand .group.bad .g-reason").first
+    reason.wait_for(state="visible")
+    assert "dublee" in reason.inner_text()
+    player.tap(page.locator("#hand .group.bad .why").first)
+    reason.wait_for(state="hidden")
+    assert not player.errors

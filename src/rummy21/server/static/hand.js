@@ -22,6 +22,7 @@ export function createHand(root, ctx) {
   let focusId = null; // the card that holds the keyboard focus (roving tabindex)
   let press = null; // a pointer pressed on a card: {id, node, x, y, active, ...}
   let deferred = false; // a redraw is waiting for the drop
+  const explained = new Set(); // invalid groups (their cards) whose reason the player asked for
 
   // ---------------------------------------------------------------- drawing
   function cardNode(id) {
@@ -70,6 +71,23 @@ export function createHand(root, ctx) {
       short = "not valid";
     }
     const name = `Group ${index + 1}: ${label ? (label.valid ? label.label : `not valid, ${prettyText(label.reason)}`) : "being checked"}`;
+    // On a small screen an invalid group is a chip; its reason shows when asked (tap "why?").
+    const key = [...ids].sort().join(" ");
+    const open = explained.has(key);
+    const shortLabel =
+      label && !label.valid
+        ? el(
+            "button",
+            {
+              class: "k short why",
+              type: "button",
+              "aria-expanded": open ? "true" : "false",
+              title: prettyText(label.reason),
+              dataset: { why: key },
+            },
+            open ? "✗ not valid" : "✗ why?",
+          )
+        : el("span", { class: "k short", "aria-hidden": "true" }, short);
     return el(
       "div",
       { class: cls, dataset: { group: String(index) }, role: "group", "aria-label": name },
@@ -77,7 +95,7 @@ export function createHand(root, ctx) {
         "div",
         { class: "g-label" },
         el("span", { class: "k long" }, kind),
-        el("span", { class: "k short", "aria-hidden": "true" }, short),
+        shortLabel,
         el(
           "button",
           {
@@ -90,7 +108,7 @@ export function createHand(root, ctx) {
           "×",
         ),
       ),
-      label && !label.valid ? el("div", { class: "g-reason" }, prettyText(label.reason)) : null,
+      label && !label.valid ? el("div", { class: `g-reason${open ? " open" : ""}` }, prettyText(label.reason)) : null,
       el("div", { class: "g-cards" }, ids.map(cardNode)),
     );
   }
@@ -387,6 +405,12 @@ export function createHand(root, ctx) {
   function onClick(event) {
     const x = event.target.closest("[data-ungroup]");
     if (x && root.contains(x)) ctx.ungroup(Number(x.dataset.ungroup));
+    const why = event.target.closest("[data-why]");
+    if (why && root.contains(why)) {
+      const key = why.dataset.why;
+      if (!explained.delete(key)) explained.add(key);
+      render();
+    }
   }
 
   root.addEventListener("pointerdown", onPointerDown);
