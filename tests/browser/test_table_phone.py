@@ -45,7 +45,8 @@ def test_opponents_names_and_scores_are_not_cut_off(
 
 FITS = """() => {
   const inside = (n) => { const b = n.getBoundingClientRect();
-    return b.top >= -1 && b.bottom <= innerHeight + 1 && b.left >= -1 && b.right <= innerWidth + 1; };
+    return b.top >= -1 && b.bottom <= innerHeight + 1
+      && b.left >= -1 && b.right <= innerWidth + 1; };
   const bar = document.querySelector('.actions, #actions, .action-bar');
   const barTop = bar ? bar.getBoundingClientRect().top : innerHeight;
   const cards = [...document.querySelectorAll('#hand .card')];
