@@ -19,6 +19,8 @@ import multiprocessing
 from pathlib import Path
 from statistics import fmean
 
+import ladder_plot  # bench/ladder_plot.py, beside this script
+
 from rummy21.bots import Bot, ExpertBot, SearchBot, play_deal
 from rummy21.game import Table
 from rummy21.tournament.play import bots_seed, shoe_dealer, shoe_seed
@@ -53,50 +55,9 @@ def _play_job(job: tuple[int, int, int]) -> tuple[int, int, float]:
 
 
 def svg(points: list[tuple[int, Interval]]) -> str:
-    """Means with 95% intervals against the budget (evenly spaced on x), with a y scale."""
-    width, height, left, right, pad = 560, 320, 60, 150, 40
-    lows = [i.low if i.low is not None else i.mean for _, i in points]
-    highs = [i.high if i.high is not None else i.mean for _, i in points]
-    top, bottom = max([*highs, 1.0]), min([*lows, -1.0])
-
-    def y(v: float) -> float:
-        return pad + (top - v) / (top - bottom) * (height - 2 * pad)
-
-    def x(k: int) -> float:
-        return left + 20 + k * (width - left - right) / max(1, len(points) - 1)
-
-    step = 10 if top - bottom <= 100 else 20
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        'font-family="sans-serif" font-size="12">',
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{left}" y="20">search minus expert, mean score per deal '
-        "(95% interval), 4 seats</text>",
-        f'<line x1="{left}" x2="{left}" y1="{pad}" y2="{height - pad}" stroke="#999"/>',
-    ]
-    tick = int(bottom // step) * step
-    while tick <= top:
-        if tick >= bottom:
-            colour = "#999" if tick == 0 else "#eee"
-            parts += [
-                f'<line x1="{left}" x2="{width - right + 40}" y1="{y(tick):.1f}" '
-                f'y2="{y(tick):.1f}" stroke="{colour}"/>',
-                f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick:+d}</text>',
-            ]
-        tick += step
-    for k, (samples, interval) in enumerate(points):
-        lo = interval.low if interval.low is not None else interval.mean
-        hi = interval.high if interval.high is not None else interval.mean
-        parts += [
-            f'<line x1="{x(k):.1f}" x2="{x(k):.1f}" y1="{y(hi):.1f}" y2="{y(lo):.1f}" '
-            'stroke="#246" stroke-width="2"/>',
-            f'<circle cx="{x(k):.1f}" cy="{y(interval.mean):.1f}" r="4" fill="#246"/>',
-            f'<text x="{x(k) + 8:.1f}" y="{y(interval.mean) + 4:.1f}">'
-            f"{interval.mean:+.1f} (n={interval.n})</text>",
-            f'<text x="{x(k):.1f}" y="{height - 12}" text-anchor="middle">{samples} worlds</text>',
-        ]
-    parts.append("</svg>")
-    return "\n".join(parts)
+    """Means with 95% intervals against the budget (:func:`ladder_plot.svg`'s drawing)."""
+    title = "search minus expert, mean score per deal (95% interval), 4 seats"
+    return ladder_plot.svg([(f"{b} worlds", i) for b, i in points], None, title)
 
 
 def main() -> None:
