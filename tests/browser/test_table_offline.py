@@ -56,3 +56,23 @@ def test_an_empty_seat_is_open_not_offline(
     assert "offline" not in empty.inner_text()
     assert "offline" not in (empty.get_attribute("class") or "")
     assert not player.errors
+
+
+def test_the_join_page_shows_no_empty_pills_and_no_connecting(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
+    server = server_factory()
+    made = server.create(["human", "human", "greedy"], seed=4, deals=3)
+    player = players(PHONE)
+    page = player.page
+    page.goto(f"{server.url}/t/{made['code']}")
+    page.wait_for_selector("#join-panel:not(.hidden)")
+    page.wait_for_timeout(500)
+    empty = page.evaluate(
+        "() => [...document.querySelectorAll('.topbar .pill')]"
+        ".filter((p) => !p.textContent.trim() && p.getClientRects().length).length"
+    )
+    assert empty == 0
+    assert "connecting" not in page.inner_text(".topbar")
+    assert page.locator("#scores-btn").is_hidden()
+    assert not player.errors

@@ -292,6 +292,7 @@ function onMessage(msg) {
 }
 
 function onState(msg) {
+  $("scores-btn").classList.remove("hidden");
   const before = state;
   offset = msg.server_now - Date.now();
   state = msg;
@@ -1452,6 +1453,9 @@ async function share() {
 // ------------------------------------------------------------------ joining
 async function showJoin() {
   $("join-panel").classList.remove("hidden");
+  // Not at the table yet: no socket, no scores to show.
+  $("scores-btn").classList.add("hidden");
+  $("conn-text").textContent = "not seated";
   $("join-code").textContent = code;
   $("join-name").value = localStorage.getItem("rummy21:name") || "";
   try {
