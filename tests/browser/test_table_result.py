@@ -57,3 +57,23 @@ def test_the_winner_comes_first_and_a_score_is_said_once(
         assert "·" not in score, score  # a point is worth 1: the money would only repeat it
     player.shot("result-winner-first-phone")
     assert not player.errors
+
+
+def test_the_replay_says_where_your_dropped_hand_went(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
+    server = server_factory()
+    made = server.create(["human", "greedy", "greedy"], seed=11, deals=3)
+    player = players(DESKTOP).sit(server, made)
+    _drop_and_wait_for_the_result(player)
+    page = player.page
+    page.goto(f"{server.url}/t/{made['code']}/history")
+    page.click(".deal-item >> nth=0")
+    page.wait_for_selector(".replay-seat")
+    page.click("#first")
+    labels = []
+    for _ in range(4):  # the drop is among the first steps: the frames after it
+        page.click("#next")
+        labels.append(page.inner_text(".replay-seat.mine"))
+    assert any("folded (you dropped)" in text for text in labels), labels
+    assert not player.errors

@@ -179,11 +179,13 @@ function show(index) {
         ),
         hand === null
           ? hiddenHand(frame.counts[seat], frame.standing[seat])
-          : el(
-              "div",
-              { class: "cards-row" },
-              hand.map((c) => cardEl(c, j, { size: "tiny" })),
-            ),
+          : !hand.length
+            ? el("span", { class: "small muted" }, OUT_OF_THE_DEAL[frame.standing[seat]] || "no cards")
+            : el(
+                "div",
+                { class: "cards-row" },
+                hand.map((c) => cardEl(c, j, { size: "tiny" })),
+              ),
       ),
     ),
   );
@@ -191,6 +193,12 @@ function show(index) {
   $("replay-result").replaceChildren(last ? resultTable(replay.result) : "");
   $("play").textContent = timer ? "Pause" : "Play";
 }
+
+// What an own hand with no cards left says (it left the deal).
+const OUT_OF_THE_DEAL = {
+  dropped: "folded (you dropped)",
+  wrong_declaration: "out of the deal (wrong declaration)",
+};
 
 // A hand this seat did not see: face down, with how many cards it held.
 function hiddenHand(count, standing) {
