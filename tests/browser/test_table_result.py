@@ -5,6 +5,7 @@ ready", not "open the history"), the winner's row comes first, and a score is sa
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from browser.kit import DESKTOP, PHONE, Player, Server, wait_my_turn
 
@@ -17,13 +18,21 @@ def _drop_and_wait_for_the_result(player: Player) -> None:
     page.wait_for_selector("#result-continue:not([disabled])", timeout=60_000)
 
 
-def test_enter_in_the_result_window_means_ready(
+def _dropped_at_three(
     server_factory: Callable[..., Server], players: Callable[..., Player]
-) -> None:
+) -> tuple[Server, dict[str, Any], Player]:
+    """A desktop player at a table with two greedy bots, who drops at once: the result shown."""
     server = server_factory()
     made = server.create(["human", "greedy", "greedy"], seed=11, deals=3)
     player = players(DESKTOP).sit(server, made)
     _drop_and_wait_for_the_result(player)
+    return server, made, player
+
+
+def test_enter_in_the_result_window_means_ready(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
+    _, _, player = _dropped_at_three(server_factory, players)
     page = player.page
     assert page.evaluate("document.activeElement.id") == "result-continue"
     url = page.url
@@ -62,10 +71,7 @@ def test_the_winner_comes_first_and_a_score_is_said_once(
 def test_the_replay_says_where_your_dropped_hand_went(
     server_factory: Callable[..., Server], players: Callable[..., Player]
 ) -> None:
-    server = server_factory()
-    made = server.create(["human", "greedy", "greedy"], seed=11, deals=3)
-    player = players(DESKTOP).sit(server, made)
-    _drop_and_wait_for_the_result(player)
+    server, made, player = _dropped_at_three(server_factory, players)
     page = player.page
     page.goto(f"{server.url}/t/{made['code']}/history")
     page.click(".deal-item >> nth=0")
