@@ -21,7 +21,7 @@ from statistics import fmean
 
 import ladder_plot  # bench/ladder_plot.py, beside this script
 
-from rummy21.bots import Bot, ExpertBot, SearchBot, play_deal
+from rummy21.bots import Bot, ExpertBot, SearchBot, play_deal, seat_seed
 from rummy21.game import Table
 from rummy21.tournament.play import bots_seed, shoe_dealer, shoe_seed
 from rummy21.tournament.scheme import lineups
@@ -36,7 +36,7 @@ def play(samples: int, seed: int, number: int) -> float:
     for index, lineup in enumerate(lineups(2, PLAYERS)):
         base = bots_seed(seed, number, index)
         bots: list[Bot] = [
-            SearchBot(samples=samples, seed=base * 1000 + s, budget_s=float("inf"))
+            SearchBot(samples=samples, seed=seat_seed(base, s), budget_s=float("inf"))
             if who == 0
             else ExpertBot()
             for s, who in enumerate(lineup)

@@ -174,12 +174,20 @@ def parse_bot_names(text: str, seats: int) -> list[str]:
     return [names[i % len(names)] for i in range(seats)]
 
 
+def seat_seed(seed: int | None, seat: int) -> int | None:
+    """The seed of the bot in ``seat`` when a deal's bots are seeded with ``seed``
+    (:func:`make_bots`; ``None`` stays ``None``).
+
+    >>> seat_seed(7, 2), seat_seed(None, 2)
+    (7002, None)
+    """
+    return None if seed is None else seed * 1000 + seat
+
+
 def make_bots(names: Sequence[str], seed: int | None = None) -> list[Bot]:
-    """One bot per name, seat by seat; random bots get distinct seeds derived from ``seed``."""
-    return [
-        make_bot(name, None if seed is None else seed * 1000 + seat)
-        for seat, name in enumerate(names)
-    ]
+    """One bot per name, seat by seat; random bots get distinct seeds derived from ``seed``
+    (:func:`seat_seed`)."""
+    return [make_bot(name, seat_seed(seed, seat)) for seat, name in enumerate(names)]
 
 
 __all__ = [
@@ -204,4 +212,5 @@ __all__ = [
     "penalty_after",
     "play_deal",
     "play_match",
+    "seat_seed",
 ]

@@ -16,7 +16,7 @@ import hashlib
 import time
 from collections.abc import Sequence
 
-from rummy21.bots import Bot, make_bot, play_deal
+from rummy21.bots import Bot, make_bot, play_deal, seat_seed
 from rummy21.bots.clairvoyant import CLAIRVOYANT, ClairvoyantBot
 from rummy21.game.actions import Action, Draw, Drop
 from rummy21.game.match import deal_dealer, deal_seed
@@ -62,17 +62,18 @@ def bots_seed(seed: int, number: int, lineup: int) -> int:
 
 def deal_bots(names: Sequence[str], table: Table, seed: int) -> list[Bot]:
     """The bots of one deal, seat by seat, seeded as :func:`~rummy21.bots.make_bots` seeds
-    them; a ``clairvoyant`` seat is built on ``table`` itself — the one place a bot is given
-    more than its View (:mod:`rummy21.bots.clairvoyant`).
+    them (:func:`~rummy21.bots.seat_seed`); a ``clairvoyant`` seat is built on ``table``
+    itself — the one place a bot is given more than its View
+    (:mod:`rummy21.bots.clairvoyant`).
 
     >>> table = Table(2, seed=3)
     >>> [bot.name for bot in deal_bots(["clairvoyant", "expert"], table, 1)]
     ['clairvoyant', 'expert']
     """
     return [
-        ClairvoyantBot(table, seed=seed * 1000 + seat)
+        ClairvoyantBot(table, seed=seat_seed(seed, seat))
         if name == CLAIRVOYANT
-        else make_bot(name, seed * 1000 + seat)
+        else make_bot(name, seat_seed(seed, seat))
         for seat, name in enumerate(names)
     ]
 

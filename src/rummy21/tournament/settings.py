@@ -41,8 +41,8 @@ class Settings:
         if len(self.bots) < 2:
             raise ValueError(f"a tournament needs at least 2 bots, not {len(self.bots)}")
         for name in self.bots:
-            if check_bot_name(name, research=True) != name:
-                named = check_bot_name(name, research=True)
+            named = check_bot_name(name, research=True)
+            if named != name:
                 raise ValueError(f"the bot {name!r} is named {named!r}")
         rules = RuleSet.preset(self.rules)
         if not rules.min_players <= self.players <= rules.max_players:
