@@ -73,13 +73,19 @@ class Release:
 
 
 def best_release(
-    counts: Sequence[int], blocked: Card | None, jokers: Jokers, rules: RuleSet
+    counts: Sequence[int],
+    blocked: Card | None,
+    jokers: Jokers,
+    rules: RuleSet,
+    among: Sequence[int] | None = None,
 ) -> Release:
     """The best card to discard or finish with from the 22-card hand ``counts``.
 
     A valid declaration first (lowest penalty, then earliest card); else the non-joker card
     whose removal leaves the lowest penalty, ties to the higher-point card, then the earliest.
-    ``blocked`` (the card just taken from the open pile) is never chosen.
+    ``blocked`` (the card just taken from the open pile) is never chosen. ``among``: only
+    these card kinds (held ones) are tried, not every card held (the search's playouts,
+    :func:`~rummy21.bots.search.quick_release`); the ranking does not depend on their order.
 
     >>> from rummy21.cards import parse_cards
     >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH")
@@ -91,7 +97,7 @@ def best_release(
     cut = jokers.cut
     best: tuple[tuple[int, int, int], Card, Reading] | None = None
     finish: tuple[tuple[int, int], Card, Reading] | None = None
-    for index in range(TYPE_COUNT):
+    for index in range(TYPE_COUNT) if among is None else among:
         if not work[index] or (blocked is not None and index == blocked.index):
             continue
         card = Card(index)

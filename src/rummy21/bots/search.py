@@ -51,7 +51,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from rummy21.bots.determinize import World, sample_world
-from rummy21.bots.evaluate import Reading, penalty_after
+from rummy21.bots.evaluate import penalty_after
 from rummy21.bots.expert import ExpertBot, release_order, release_readings
 from rummy21.bots.greedy import Release, best_release
 from rummy21.bots.tracking import next_active, read_public
@@ -139,34 +139,16 @@ def quick_release(
     >>> str(release.card), release.declare
     ('KH', True)
     """
-    work = list(counts)
     mask = jokers.joker_mask
     tried = [] if mask[drawn] else [drawn]
     others = 0
     for index in order:
         if others >= width:
             break
-        if work[index] and index != drawn and not mask[index]:
+        if counts[index] and index != drawn and not mask[index]:
             tried.append(index)
             others += 1
-    if not tried:
-        return best_release(work, None, jokers, rules)
-    cut = jokers.cut
-    best: tuple[tuple[int, int, int], int, Reading] | None = None
-    finish: tuple[tuple[int, int], int, Reading] | None = None
-    for index in tried:
-        work[index] -= 1
-        reading = penalty_after(work, cut, rules)
-        work[index] += 1
-        if reading.valid and (finish is None or (reading.points, index) < finish[0]):
-            finish = ((reading.points, index), index, reading)
-        key = (reading.points, -Card(index).points, index)
-        if best is None or key < best[0]:
-            best = (key, index, reading)
-    if finish is not None:
-        return Release(Card(finish[1]), finish[2], True)
-    assert best is not None
-    return Release(Card(best[1]), best[2], False)
+    return best_release(counts, None, jokers, rules, tried or None)
 
 
 class Start(NamedTuple):
