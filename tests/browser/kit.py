@@ -252,12 +252,16 @@ class Player:
         else:
             self.page.mouse.click(box["x"] + 6, box["y"] + 14)
 
+    def draw(self, source: str = "stock") -> None:
+        """Wait for the turn and draw from ``source`` (``stock`` or ``open``) by its button."""
+        wait_my_turn(self.page)
+        self.page.click(f"#btn-{source}")
+        wait_discard_phase(self.page)
+
     def draw_and_throw(self) -> None:
         """A quick turn: wait for it, draw from the stock, discard the card drawn."""
         page = self.page
-        wait_my_turn(page)
-        page.click("#btn-stock")
-        wait_discard_phase(page)
+        self.draw()
         self.tap(page.locator("#hand .card.drawn"))
         page.click("#btn-discard")
         page.wait_for_selector("#btn-discard.hidden", state="attached")

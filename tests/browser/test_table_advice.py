@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser.kit import DESKTOP, PHONE, Player, Server, wait_discard_phase, wait_my_turn
+from browser.kit import DESKTOP, PHONE, Player, Server
 
 LANDSCAPE = {**PHONE, "viewport": {"width": 740, "height": 375}}
 
@@ -44,9 +44,7 @@ def test_the_advised_discard_stands_out(
     made = server.create(["human", "greedy", "greedy"], seed=3, deals=3)
     player = players(device).sit(server, made)
     page = player.page
-    wait_my_turn(page)
-    page.click("#btn-stock")
-    wait_discard_phase(page)
+    player.draw()
     page.wait_for_selector("#hand .card.advised")
     seen = page.evaluate(MEASURE)
     assert seen is not None

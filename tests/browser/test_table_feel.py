@@ -111,9 +111,7 @@ def test_after_taking_the_open_card_nothing_names_it(
     made = server.create(["human", "greedy"], seed=seed, turn_seconds=120)
     asha = players(DESKTOP).sit(server, made)
     page = asha.page
-    wait_my_turn(page)
-    page.click("#btn-open")
-    wait_discard_phase(page)
+    asha.draw("open")
     page.wait_for_selector("#reading .tip")
     assert pretty(taken) not in page.inner_text("#reading .tip")
     advised = page.locator("#hand .card.advised")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from browser.kit import DESKTOP, Player, Server, hand_cards, wait_discard_phase, wait_my_turn
+from browser.kit import DESKTOP, Player, Server, hand_cards, wait_my_turn
 
 
 def test_a_turn_resumed_after_a_crash_has_a_running_clock(
@@ -20,9 +20,7 @@ def test_a_turn_resumed_after_a_crash_has_a_running_clock(
     made = server.create(["human", "greedy"], seed=7, turn_seconds=8)
     asha = players(DESKTOP).sit(server, made)
     page = asha.page
-    wait_my_turn(page)
-    page.click("#btn-stock")
-    wait_discard_phase(page)
+    asha.draw()
     held = sorted(hand_cards(page))
     asha.server_down = True
     server.kill()
