@@ -399,6 +399,9 @@ function avatar(name, { turn = false, timed = false, me = false } = {}) {
   );
 }
 
+// A taken seat whose player is away and no bot plays for them (an open seat is not offline).
+const isOffline = (s) => s.kind === "human" && s.taken && !s.connected && !s.autoplay;
+
 function seatBadges(s, info, d) {
   const badges = [];
   if (d && d.dealer === s.seat) badges.push(el("span", { class: "badge dealer", title: "dealer" }, "D"));
@@ -412,8 +415,7 @@ function seatBadges(s, info, d) {
       ),
     );
   if (s.kind === "human" && !s.taken) badges.push(el("span", { class: "badge open-seat" }, "open seat"));
-  else if (s.kind === "human" && !s.connected && !s.autoplay)
-    badges.push(el("span", { class: "badge off" }, "offline"));
+  else if (isOffline(s)) badges.push(el("span", { class: "badge off" }, "offline"));
   if (info && info.standing === "dropped")
     badges.push(el("span", { class: "badge out" }, info.drop === "first" ? "first drop" : "dropped"));
   if (info && info.standing === "wrong_declaration")
@@ -443,7 +445,7 @@ function renderOpponents() {
       const turn = !!(d && d.turn === s.seat && state.room.status === "playing");
       const total = state.match.totals[s.seat];
       const out = info && info.standing !== "active";
-      const offline = s.kind === "human" && s.taken && !s.connected && !s.autoplay;
+      const offline = isOffline(s);
       return el(
         "div",
         {
@@ -568,7 +570,7 @@ function statusText() {
   }
   const seat = state.room.seats[d.turn];
   const who = nameOf(d.turn);
-  if (seat && seat.kind === "human" && !seat.connected && !seat.autoplay) {
+  if (seat && isOffline(seat)) {
     const left = state.deadline ? Math.max(0, Math.ceil((state.deadline - now()) / 1000)) : null;
     return `${who} is offline${left !== null ? ` — their turn times out in ${left} s.` : "."}`;
   }
@@ -590,7 +592,7 @@ function renderMe() {
   const tools = [];
   if (d && state.room.host === state.you && state.room.status === "playing" && d.turn !== state.you) {
     const seat = state.room.seats[d.turn];
-    if (seat && seat.kind === "human" && !seat.connected && !seat.autoplay) {
+    if (seat && isOffline(seat)) {
       tools.push(
         el(
           "button",
