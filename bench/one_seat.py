@@ -24,6 +24,8 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
+from oracle import OracleBot, RolloutBot  # bench/oracle.py, beside this script
+
 from rummy21.bots import Bot, ExpertBot, SearchBot, play_deal
 from rummy21.bots.clairvoyant import ClairvoyantBot
 from rummy21.game import Table
@@ -36,6 +38,10 @@ def _variant(kind: str, params: dict[str, Any], seed: int, table: Table) -> Bot:
         return SearchBot(seed=seed, **params)
     if kind == "clairvoyant":  # research only: the search told the true deal
         return ClairvoyantBot(table, seed=seed, **params)
+    if kind == "oracle":  # research only: exact expert rollouts of the true deal
+        return OracleBot(table, **params)
+    if kind == "rollout":  # research only: expert rollouts of worlds the View allows
+        return RolloutBot(table, seed=seed, **params)
     return ExpertBot(**params)
 
 
@@ -71,7 +77,7 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=("expert", "search", "clairvoyant"))
+    parser.add_argument("kind", choices=("expert", "search", "clairvoyant", "oracle", "rollout"))
     parser.add_argument("variant")
     parser.add_argument("--shoes", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)
