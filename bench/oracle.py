@@ -68,7 +68,8 @@ class OracleBot:
         candidates = self._candidates(view, legal_actions, fallback)
         if len(candidates) == 1:
             return fallback
-        best, best_score = fallback, self._rollout(fallback, view.seat)
+        best: Action = fallback
+        best_score = self._rollout(fallback, view.seat)
         for action in candidates[1:]:
             score = self._rollout(action, view.seat)
             if score > best_score:
@@ -124,7 +125,8 @@ class RolloutBot(OracleBot):
                     play_deal(guess, [self.expert] * guess.players)
                 assert guess.scores is not None
                 scores[action].append(guess.scores[view.seat])
-        mine, best, best_gain = scores[fallback], fallback, 0.0
+        best: Action = fallback
+        mine, best_gain = scores[fallback], 0.0
         for action in candidates[1:]:
             diffs = [t - m for t, m in zip(scores[action], mine, strict=True)]
             gain = fmean(diffs)

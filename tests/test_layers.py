@@ -26,7 +26,7 @@ LAYERS = [
     {"game"},
     {"bots"},
     {"env"},
-    {"tournament"},
+    {"tournament", "learn"},
     {"server"},
     {"cli"},
 ]

@@ -12,6 +12,7 @@ pytest.importorskip("fastapi")
 from starlette.testclient import TestClient
 from test_server_helpers import Seat, create_table, make_app
 
+from rummy21.bots import LEVELS
 from rummy21.server import create_app
 
 
@@ -75,6 +76,7 @@ def test_the_bots_a_seat_may_get_are_listed_by_level(client: TestClient) -> None
         {"name": "random", "level": "Easy"},
         {"name": "greedy", "level": "Medium"},
         {"name": "expert", "level": "Hard"},
+        {"name": "learned", "level": LEVELS["learned"]},
         {"name": "search", "level": "Master"},
     ]
     for bot in listed:

@@ -27,12 +27,13 @@ from rummy21.bots.search import SearchBot, search_with_worlds
 from rummy21.game.actions import Action
 from rummy21.game.view import View
 
-BOT_NAMES = ("expert", "greedy", "random", "search")
+BOT_NAMES = ("expert", "greedy", "learned", "random", "search")
 
 LEVELS: dict[str, str] = {
     "random": "Easy",
     "greedy": "Medium",
     "expert": "Hard",
+    "learned": "Hard (instant)",
     "search": "Master",
 }
 """What a player is shown for each bot, weakest first (the ladder's order): the lobby's
@@ -137,6 +138,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return ExpertBot()
     if key == "search":
         return SearchBot(seed=seed)
+    if key == "learned":  # the network shipped in rummy21.env (NumPy), a later layer
+        key = "learned:"
     kind, _, argument = key.partition(":")
     made = _bot_kind(kind)
     assert made is not None

@@ -116,6 +116,7 @@ COMMANDS = {
     "simulate": "simulate",
     "tournament": "tournament",
     "serve": "serve",
+    "learn": "learn",
 }
 
 #: Errors writing the output that are the machine's, not the program's.

@@ -44,7 +44,6 @@ from rummy21.game.events import EndReason
 from rummy21.game.table import Table
 from rummy21.ruleset import RuleSet
 
-ENV_ID = "rummy21/Rummy21-v0"
 MAX_SKIPPED = 1000
 
 

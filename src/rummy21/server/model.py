@@ -22,9 +22,9 @@ from rummy21.ruleset import RuleSet
 
 BOT_NAMES = ("Ravi", "Meera", "Kiran", "Tara", "Dev", "Nila")
 
-BotName: TypeAlias = Literal["expert", "greedy", "random", "search"]
+BotName: TypeAlias = Literal["expert", "greedy", "learned", "random", "search"]
 """A bot a seat may be given (:func:`rummy21.bots.make_bot`)."""
-SeatChoice: TypeAlias = Literal["human", "random", "greedy", "expert", "search"]
+SeatChoice: TypeAlias = Literal["human", "random", "greedy", "expert", "learned", "search"]
 """What the creator puts in a seat: a human player or a bot."""
 
 TableFactory = DealFactory

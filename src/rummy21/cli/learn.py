@@ -1,0 +1,131 @@
+"""``rummy21 learn``: the recipe that trains the ``learned`` bot (:mod:`rummy21.learn`).
+
+    rummy21 learn teach artifacts/learn/teacher --deals 12000 --jobs 2 --resume
+    rummy21 learn train artifacts/learn/teacher artifacts/learn/fit --epochs 20 --resume
+    rummy21 learn export artifacts/learn/fit artifacts/learn/learned.npz
+    rummy21 tournament --bots learned:artifacts/learn/learned.npz,expert -p 4 -k 300 --seed 51
+
+Each stage resumes where it stopped. ``train`` and ``export`` need PyTorch (extra ``train``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from rummy21.bots import check_bot_name
+from rummy21.cli import app
+
+learn = typer.Typer(no_args_is_help=True, help="Train the learned bot: teach, train, export.")
+app.add_typer(learn, name="learn")
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _sizes(text: str, what: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        _fail(f"{what} is a comma-separated list of whole numbers, not {text!r}")
+    return sizes
+
+
+@learn.command("teach")
+def teach_command(
+    out: Path = typer.Argument(..., help="The folder of the run's shards (made if missing)."),
+    teacher: str = typer.Option("expert", help="The bot whose decisions are recorded."),
+    players: str = typer.Option("2,4,2,4,3,6", help="Table sizes, deal by deal, in turn."),
+    deals: int = typer.Option(12000, min=1, help="Deals in all."),
+    deals_per_shard: int = typer.Option(50, min=1, help="Deals a shard file holds."),
+    seed: int = typer.Option(1000, help="Seeds the deals (keep it apart from tournaments')."),
+    explore: float = typer.Option(0.05, min=0.0, max=1.0, help="Share of moves not the teacher's."),
+    jobs: int = typer.Option(1, min=1, help="Processes."),
+    resume: bool = typer.Option(False, help="Go on with a run in OUT (the same settings)."),
+) -> None:
+    """Stage 1: a teacher's decisions on seeded deals, to shards of NumPy arrays."""
+    from rummy21.learn.teacher import TeacherRun, generate
+
+    try:
+        check_bot_name(teacher)
+    except ValueError as error:
+        _fail(str(error))
+    sizes = _sizes(players, "--players")
+    if not all(2 <= n <= 6 for n in sizes):
+        _fail(f"--players takes table sizes from 2 to 6, not {players!r}")
+    run = TeacherRun(teacher, sizes, deals, deals_per_shard, seed, explore)
+    columns = (TextColumn("teaching"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("shards", total=run.shards)
+        try:
+            report = generate(
+                run, out, jobs, resume, lambda done, total, rows: bar.update(task, completed=done)
+            )
+        except ValueError as error:
+            _fail(str(error))
+    typer.echo(
+        f"{report['rows']:.0f} decisions in {report['seconds']:.0f} s "
+        f"({report['per_second']:.1f} a second) written to {out}"
+    )
+
+
+@learn.command("train")
+def train_command(
+    shards: Path = typer.Argument(..., help="A teacher run's folder (rummy21 learn teach)."),
+    out: Path = typer.Argument(..., help="The folder of the fit's checkpoint and curve."),
+    hidden: str = typer.Option("256,256", help="Widths of the hidden layers."),
+    epochs: int = typer.Option(20, min=1, help="Passes over the training rows."),
+    batch: int = typer.Option(512, min=1, help="Rows a step."),
+    learning_rate: float = typer.Option(1e-3, min=0.0, help="Adam's step size."),
+    value_weight: float = typer.Option(1.0, min=0.0, help="The value loss's weight."),
+    seed: int = typer.Option(1, help="Seeds the weights and the order of the rows."),
+    resume: bool = typer.Option(False, help="Go on from OUT's checkpoint."),
+) -> None:
+    """Stage 2: behaviour cloning (policy head) and Monte-Carlo values (value head)."""
+    from rummy21.learn.train import TrainRun, train
+
+    run = TrainRun(
+        _sizes(hidden, "--hidden"),
+        epochs,
+        batch,
+        learning_rate,
+        value_weight=value_weight,
+        seed=seed,
+    )
+
+    def show(point: dict[str, float]) -> None:
+        typer.echo(
+            f"epoch {point['epoch']:.0f}: loss {point['loss']:.3f}, held-out teacher moves "
+            f"{100 * point['agree']:.1f} %, value error {point['value_rmse']:.1f} points, "
+            f"{point['samples_per_s']:.0f} samples/s"
+        )
+
+    try:
+        train(shards, out, run, resume, show)
+    except ValueError as error:
+        _fail(str(error))
+
+
+@learn.command("export")
+def export_command(
+    out: Path = typer.Argument(..., help="A fit's folder (rummy21 learn train)."),
+    network: Path = typer.Argument(..., help="The network file to write (.npz)."),
+    head: str = typer.Option("policy", help="The head that chooses moves: policy or value."),
+) -> None:
+    """Stage 4: the NumPy network file the learned bot plays (learned:PATH)."""
+    from rummy21.learn.train import export
+
+    if not (out / "checkpoint.pt").is_file():
+        _fail(f"no checkpoint in {out}: run rummy21 learn train first")
+    try:
+        meta = export(out, network, head)
+    except ValueError as error:
+        _fail(str(error))
+    typer.echo(f"wrote {network} (head {meta['head']}): play it as learned:{network}")

@@ -1,0 +1,185 @@
+"""The ``learned`` bot: a small network trained on the expert's play, run with NumPy alone.
+
+It sees what every bot sees — its seat's :class:`~rummy21.game.view.View` and the legal
+actions — read as the environments read them (:class:`~rummy21.env.observation.Encoder`),
+laid out for six seats whatever the table's size (:func:`features`), and plays the legal
+action its network scores best. It declares only as the engine's analysis would
+(:func:`~rummy21.env.declaring.sound_declarations`), and always when it can: the network is
+asked only about draws, drops and discards. ``learned`` plays the network shipped in the
+package (``rummy21/env/weights/learned.npz``, made by :mod:`rummy21.learn`); ``learned:PATH``
+plays another network file of the same format (:mod:`rummy21.env.network`). Making or playing
+it never imports PyTorch; a missing or corrupt file is a :class:`ValueError` naming it.
+
+>>> from rummy21.game import Table
+>>> table = Table(players=3, seed=2)
+>>> bot = LearnedBot()
+>>> bot.choose(table.view(table.turn), table.legal_actions()) in table.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from importlib.resources import files
+from pathlib import Path
+
+import numpy as np
+
+from rummy21.analysis import analyze
+from rummy21.bots import BOT_KINDS
+from rummy21.bots.tracking import NEAR
+from rummy21.cards import TYPE_COUNT, counts_of
+from rummy21.env.actions import ACTION_COUNT, ACTIONS, mask_of
+from rummy21.env.declaring import sound_declarations
+from rummy21.env.network import Array, Network, NetworkError, load_network
+from rummy21.env.observation import Encoder, fields, size
+from rummy21.game.actions import Action, Declare
+from rummy21.game.turn import kept_after_taking
+from rummy21.game.view import Phase, View
+
+SEATS = 6
+"""The table size the network's input is laid out for: a smaller table's missing seats are 0."""
+OBSERVED = size(SEATS) + SEATS - 1
+"""The first part of the network's input: the six-seat observation and the table's size
+one-hot (2 to 6)."""
+PLANES = ("pure", "melded", "loose", "near", "put_aside")
+"""The engine's reading of the own hand, one entry per card type each (:func:`reading`)."""
+SCALARS = ("penalty", "valid", "pure_save", "value", "penalty_taking_open", "valid_taking_open")
+FEATURES = OBSERVED + len(PLANES) * TYPE_COUNT + len(SCALARS)
+"""The network's input: the observation part, then the reading."""
+
+_NEAR = np.zeros((TYPE_COUNT, TYPE_COUNT), dtype=np.float32)
+for _kind, _near in enumerate(NEAR):
+    for _other in _near:
+        if _other != _kind:
+            _NEAR[_kind, _other] = 1.0
+
+
+def shipped_network() -> Path:
+    """The network the bot named ``learned`` plays, inside the package."""
+    return Path(str(files("rummy21.env") / "weights" / "learned.npz"))
+
+
+@cache
+def _places(players: int) -> tuple[tuple[int, int, int], ...]:
+    """Where each field of a ``players``-seat observation goes in the six-seat one: (source
+    start, target start, length) runs."""
+    target = {f.name: f.start for f in fields(SEATS)}
+    # A per-seat field is seat-major: its n blocks are the first n of the six-seat field.
+    runs = [(f.start, target[f.name], f.size) for f in fields(players)]
+    return tuple(runs)
+
+
+def reading(view: View, out: Array) -> None:
+    """Write into ``out`` the engine's reading of the seat's hand
+    (:func:`~rummy21.analysis.analyze`; after drawing, of its best 21 of 22, the card just
+    taken from the open pile kept): the copies of each card type in its pure groups, in its
+    other groups, loose, and the held copies of the kinds that can share a group with it
+    (:data:`~rummy21.bots.tracking.NEAR`); the card it would put aside; then its penalty /
+    120, whether it is a valid declaration, whether the pure save holds, its value points /
+    100, and before drawing the same penalty and validity with the open card taken."""
+    card = TYPE_COUNT
+    analysis = analyze(view.hand, view.cut, view.rules, keep=view.blocked)
+    planes = out[: len(PLANES) * card].reshape(len(PLANES), card)
+    for group in analysis.penalty.groups:
+        row = planes[0] if group.is_pure else planes[1]
+        for c in group.cards:
+            row[c.index] += 1.0
+    for c in analysis.penalty.loose:
+        planes[2, c.index] += 1.0
+    counts = np.asarray(counts_of(view.hand), dtype=np.float32)
+    planes[3] = _NEAR @ counts
+    if analysis.discard is not None:
+        planes[4, analysis.discard.index] = 1.0
+    scalars = out[len(PLANES) * card :]
+    scalars[0] = analysis.penalty.points / 120
+    scalars[1] = analysis.valid
+    scalars[2] = analysis.pure_groups_possible
+    scalars[3] = analysis.value.points / 100
+    top = view.top
+    if view.phase is Phase.DRAW and top is not None and view.can_take_open:
+        taking = (*view.hand, top.card)
+        taken = analyze(taking, view.cut, view.rules, keep=kept_after_taking(top.card, view.rules))
+        scalars[4] = taken.penalty.points / 120
+        scalars[5] = taken.valid
+
+
+def features(observation: Array, view: View) -> Array:
+    """The network's input for ``view`` and its ``observation``: the observation's fields at
+    their six-seat places (per-seat blocks for the first relative seats, the rest 0), the
+    table's size one-hot, then the engine's :func:`reading` of the hand.
+
+    >>> from rummy21.game import Table
+    >>> view = Table(players=3, seed=1).view(0)
+    >>> x = features(Encoder(3).encode(view), view)
+    >>> x.shape == (FEATURES,), float(x[:53].sum()), float(x[OBSERVED - 5 : OBSERVED].argmax()) + 2
+    (True, 21.0, 3.0)
+    """
+    out = np.zeros(FEATURES, dtype=np.float32)
+    players = view.players
+    for source, target, length in _places(players):
+        out[target : target + length] = observation[source : source + length]
+    out[size(SEATS) + players - 2] = 1.0
+    reading(view, out[OBSERVED:])
+    return out
+
+
+@lru_cache(maxsize=8)
+def _network(path: str, modified: int) -> Network:
+    return load_network(path)
+
+
+def network_at(path: str | Path) -> Network:
+    """The network in ``path`` (loaded once per file version), checked to fit the bot."""
+    file = Path(path)
+    if not file.is_file():
+        raise NetworkError(f"no network file at {path}")
+    net = _network(str(file.resolve()), file.stat().st_mtime_ns)
+    if net.inputs != FEATURES or net.actions != ACTION_COUNT:
+        raise NetworkError(
+            f"{path} takes {net.inputs} inputs and scores {net.actions} actions; the learned "
+            f"bot gives {FEATURES} and plays {ACTION_COUNT}"
+        )
+    return net
+
+
+class LearnedBot:
+    """Plays a network file (see the module docstring); ``seed`` is not used: the same view
+    gives the same move."""
+
+    def __init__(self, path: str | Path | None = None, seed: int | None = None) -> None:
+        self.name = "learned" if path is None else f"learned:{path}"
+        self.network = network_at(shipped_network() if path is None else path)
+        self.head = str(self.network.meta.get("head", "policy"))
+        if self.head not in ("policy", "value"):
+            raise NetworkError(f"{self.name}: its meta names an unknown head {self.head!r}")
+        self._encoders: dict[int, Encoder] = {}
+
+    def scores(self, view: View) -> Array:
+        """The network's score of every action index for ``view`` (higher is better)."""
+        encoder = self._encoders.get(view.players)
+        if encoder is None:
+            encoder = self._encoders[view.players] = Encoder(view.players)
+        x = features(encoder.encode(view), view)
+        logits, values = self.network.forward(x[None, :])
+        chosen: Array = (logits if self.head == "policy" else values)[0]
+        return chosen
+
+    def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
+        legal = sound_declarations(view, legal_actions)
+        for action in legal:
+            if isinstance(action, Declare):
+                return action
+        mask = mask_of(legal).astype(bool)
+        scores = np.where(mask, self.scores(view), -np.inf)
+        return ACTIONS[int(scores.argmax())]
+
+
+def learned_bot(argument: str, seed: int | None = None) -> LearnedBot:
+    """The bot named ``learned`` (``argument`` empty: the shipped network) or
+    ``learned:PATH``; a :class:`ValueError` (:class:`NetworkError`) for a file it cannot play."""
+    return LearnedBot(argument.strip() or None, seed)
+
+
+BOT_KINDS["learned"] = learned_bot

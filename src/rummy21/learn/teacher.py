@@ -1,0 +1,185 @@
+"""Stage 1 of the recipe: a teacher's decisions on seeded deals, to shards of NumPy arrays.
+
+Every seat of every deal is a teacher bot (``expert`` by default; ``search`` is stronger and a
+hundred times slower). Each decision a seat makes with a choice — a draw, a drop, a discard;
+a valid declaration is always taken, so it is not recorded — gives one row:
+
+* ``x``: the network's input for the seat's view (:func:`~rummy21.env.learned.features`);
+* ``mask``: the legal actions, as the learned bot sees them (sound declarations only);
+* ``teacher``: the index of the teacher's choice; ``played``: the move played, which is the
+  teacher's but for a share ``explore`` of the decisions, where it is another legal move (not
+  a drop), drawn by the deal's seeded generator — so that the value head also sees the moves
+  the teacher does not make;
+* ``score``: the seat's score at the end of the deal, in points (the return of every move);
+  ``players``, ``deal``: the table's size and the deal's number.
+
+A shard is ``shard-NNNNN.npz`` holding the rows of ``deals_per_shard`` deals; deal ``n`` is
+dealt by :func:`~rummy21.tournament.play.shoe_seed` of the run's seed, so a run is a pure
+function of its arguments, and resuming (a shard already written is skipped) makes the same
+files as one run.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from rummy21.bots import make_bot
+from rummy21.env.actions import ACTION_COUNT, index_of, mask_of
+from rummy21.env.declaring import sound_declarations
+from rummy21.env.learned import FEATURES, features
+from rummy21.env.observation import Encoder
+from rummy21.game import Table
+from rummy21.game.actions import Action, Declare, Drop
+from rummy21.tournament.play import shoe_dealer, shoe_seed
+
+
+@dataclass(frozen=True)
+class TeacherRun:
+    """What a teacher run plays: written to ``run.json`` beside its shards, and checked on
+    resuming (a run resumed with other settings would mix two data sets)."""
+
+    teacher: str = "expert"
+    players: tuple[int, ...] = (2, 4)
+    deals: int = 2000
+    deals_per_shard: int = 50
+    seed: int = 1000
+    explore: float = 0.05
+    turn_limit: int = 500
+
+    @property
+    def shards(self) -> int:
+        return -(-self.deals // self.deals_per_shard)
+
+
+def _deal_rows(run: TeacherRun, number: int) -> dict[str, list[object]]:
+    players = run.players[number % len(run.players)]
+    table = Table(players, seed=shoe_seed(run.seed, number), dealer=shoe_dealer(players, number))
+    rng = random.Random(shoe_seed(run.seed + 1, number))
+    bots = [make_bot(run.teacher, rng.randrange(1 << 30)) for _ in range(players)]
+    encoder = Encoder(players)
+    rows: dict[str, list[object]] = {k: [] for k in ("x", "mask", "teacher", "played", "seat")}
+    while not table.over and table.turns < run.turn_limit:
+        seat = table.turn
+        assert seat is not None
+        view, legal = table.view(seat), table.legal_actions()
+        choice = bots[seat].choose(view, legal)
+        sound = sound_declarations(view, legal)
+        if not isinstance(choice, Declare) and not any(isinstance(a, Declare) for a in sound):
+            played: Action = choice
+            others = [a for a in sound if a != choice and not isinstance(a, Drop)]
+            if others and rng.random() < run.explore:
+                played = rng.choice(others)
+            rows["x"].append(features(encoder.encode(view), view))
+            rows["mask"].append(mask_of(sound).astype(bool))
+            rows["teacher"].append(index_of(choice))
+            rows["played"].append(index_of(played))
+            rows["seat"].append(seat)
+            choice = played
+        table.apply(choice)
+    if not table.over:  # (a deal past the turn limit teaches nothing about how deals end)
+        return {k: [] for k in rows}
+    scores = table.scores
+    assert scores is not None
+    seats = rows.pop("seat")
+    rows["score"] = [float(scores[int(s)]) for s in seats]  # type: ignore[call-overload]
+    rows["players"] = [players] * len(seats)
+    rows["deal"] = [number] * len(seats)
+    return rows
+
+
+def play_shard(run: TeacherRun, shard: int, out: Path) -> int:
+    """Play the deals of ``shard`` and write its file; the number of rows written."""
+    first = shard * run.deals_per_shard
+    rows: dict[str, list[object]] = {}
+    for number in range(first, min(run.deals, first + run.deals_per_shard)):
+        for key, values in _deal_rows(run, number).items():
+            rows.setdefault(key, []).extend(values)
+    arrays = {
+        "x": np.asarray(rows.get("x", []), dtype=np.float16).reshape(-1, FEATURES),
+        "mask": np.asarray(rows.get("mask", []), dtype=bool).reshape(-1, ACTION_COUNT),
+        "teacher": np.asarray(rows.get("teacher", []), dtype=np.int16),
+        "played": np.asarray(rows.get("played", []), dtype=np.int16),
+        "score": np.asarray(rows.get("score", []), dtype=np.float32),
+        "players": np.asarray(rows.get("players", []), dtype=np.int8),
+        "deal": np.asarray(rows.get("deal", []), dtype=np.int32),
+    }
+    file = out / f"shard-{shard:05d}.npz"
+    part = file.with_suffix(".part")
+    with part.open("wb") as sink:
+        np.savez_compressed(sink, **arrays)  # type: ignore[arg-type]
+    part.replace(file)  # a shard is there whole or not at all
+    return len(arrays["teacher"])
+
+
+def _shard_job(job: tuple[TeacherRun, int, str]) -> tuple[int, int]:
+    run, shard, out = job
+    return shard, play_shard(run, shard, Path(out))
+
+
+def open_run(run: TeacherRun, out: Path, resume: bool) -> list[int]:
+    """Make (or, resuming, check) the run's folder; the shards still to play."""
+    out.mkdir(parents=True, exist_ok=True)
+    spec = out / "run.json"
+    settings = asdict(run)
+    settings["players"] = list(run.players)
+    if spec.exists():
+        if not resume:
+            raise ValueError(f"{out} holds a teacher run already; resume it with --resume")
+        if json.loads(spec.read_text()) != settings:
+            raise ValueError(f"{out} holds a teacher run with other settings: {spec.read_text()}")
+    else:
+        spec.write_text(json.dumps(settings, indent=1) + "\n")
+    return [s for s in range(run.shards) if not (out / f"shard-{s:05d}.npz").exists()]
+
+
+def generate(
+    run: TeacherRun,
+    out: Path,
+    jobs: int = 1,
+    resume: bool = False,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> dict[str, float]:
+    """Play every shard still missing in ``out`` on ``jobs`` processes; returns the rows and
+    the decisions a second it wrote. ``progress(shards done, shards in all, rows)`` after each
+    shard."""
+    todo = open_run(run, out, resume)
+    done, rows, started = run.shards - len(todo), 0, time.perf_counter()
+    results: Iterator[tuple[int, int]]
+    jobs_list = [(run, s, str(out)) for s in todo]
+    if jobs <= 1:
+        results = map(_shard_job, jobs_list)
+        pool = None
+    else:
+        pool = ProcessPoolExecutor(jobs)
+        results = pool.map(_shard_job, jobs_list)
+    try:
+        for _, count in results:
+            done, rows = done + 1, rows + count
+            if progress is not None:
+                progress(done, run.shards, rows)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    seconds = time.perf_counter() - started
+    return {"rows": rows, "seconds": seconds, "per_second": rows / seconds if seconds else 0.0}
+
+
+def load_shards(folder: Path) -> dict[str, np.ndarray]:
+    """Every shard of ``folder`` joined, in shard order."""
+    files = sorted(folder.glob("shard-*.npz"))
+    if not files:
+        raise ValueError(f"no teacher shards in {folder}")
+    parts: dict[str, list[np.ndarray]] = {}
+    for file in files:
+        with np.load(file) as shard:
+            for key in shard.files:
+                parts.setdefault(key, []).append(shard[key])
+    return {k: np.concatenate(v) for k, v in parts.items()}
