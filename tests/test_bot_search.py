@@ -178,8 +178,10 @@ def test_search_leaves_the_experts_move_only_on_evidence() -> None:
     assert bot._best([expert, a, b], clear) == b
     # With margin 0 any lower mean wins, as the bot played before the margin.
     assert SearchBot(margin=0.0)._best([expert, a, b], noisy) == a
-    # A fixed cost (feeding the next player) counts against the candidate.
-    assert bot._best([expert, b], clear, {b: 20.0}) == expert
+    # A cost added in every world (feeding the next player, SearchBot.judge) counts against it.
+    assert (
+        bot._best([expert, b], {expert: clear[expert], b: [x + 20.0 for x in clear[b]]}) == expert
+    )
     # No world scored within the budget: the expert's move.
     nothing: dict[Action, list[float]] = {expert: [], a: []}
     assert bot._best([expert, a], nothing) == expert

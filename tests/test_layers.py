@@ -18,7 +18,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "rummy21"
 LAYERS = [
-    {"cards", "ruleset", "workers"},
+    {"cards", "ruleset", "workers", "charts"},
     {"jokers"},
     {"groups"},
     {"solver"},
@@ -26,7 +26,7 @@ LAYERS = [
     {"game"},
     {"bots"},
     {"env"},
-    {"tournament", "learn"},
+    {"tournament", "learn", "review"},
     {"server"},
     {"cli"},
 ]

@@ -265,7 +265,11 @@ class SearchBot:
 
     # -- decisions ------------------------------------------------------------------------
 
-    def _discard(self, view: View, legal: Sequence[Action], fallback: Action) -> Action:
+    def discard_candidates(
+        self, view: View, legal: Sequence[Action], fallback: Action
+    ) -> list[Action]:
+        """The discards the search compares after drawing: ``fallback`` (the expert's) and
+        the next ``width - 1`` legal non-joker cards of the release order."""
         counts = counts_of(view.hand)
         blocked = None if view.blocked is None else view.blocked.index
         ranking = release_readings(counts, blocked, view)
@@ -276,25 +280,83 @@ class SearchBot:
             action = Discard(Card(i))
             if action not in candidates and action in legal:
                 candidates.append(action)
+        return candidates
+
+    def judge(self, view: View, moves: Sequence[Action]) -> dict[Action, list[float]]:
+        """What each of ``moves`` (legal for ``view``) is expected to cost the seat, in
+        points, world by world over the same worlds (the playouts the search decides by):
+
+        * a discard: the playout of the 21 cards it leaves, plus ``feed`` points for each card
+          near it that the next seat visibly collects;
+        * a draw: the stock's playout covers one more draw (its first is the stock's top
+          card); the open card's keeps the card taken and lets go the greedy card (a take
+          that declares at once wins, below);
+        * a declaration: ``-loser_points`` from each other active seat if the 21 cards left
+          are valid (the engine's reading), else the wrong declaration's cost;
+        * a drop: its cost now (``view.drop_cost``).
+
+        The fixed costs are repeated once per world, so that every list has one entry per
+        world. The coach (:mod:`rummy21.review`) asks this for every move it judges, the bot
+        for its candidates: the two cannot judge a move differently."""
+        step = self._active(view)
+        win = float(self.loser_points * (step - 1))
+        counts = counts_of(view.hand)
+        starts: dict[Action, Start] = {}
+        fixed: dict[Action, float] = {}
+        extra: dict[Action, float] = {}
+        nxt = next_active(view)
+        public = read_public(view) if nxt is not None and self.feed else None
+        for move in moves:
+            if isinstance(move, Drop):
+                fixed[move] = float(view.drop_cost)
+            elif isinstance(move, Declare):
+                left = list(counts)
+                left[move.finish.index] -= 1
+                valid = penalty_after(left, view.cut, view.rules).valid
+                fixed[move] = -win if valid else float(view.rules.wrong_declaration)
+            elif isinstance(move, Discard):
+                after = list(counts)
+                after[move.card.index] -= 1
+                points = penalty_after(after, view.cut, view.rules).points
+                starts[move] = Start(after, points, step - 1, self.horizon)
+                if public is not None and nxt is not None:
+                    extra[move] = self.feed * public.fed(nxt, move.card.index)
+            elif isinstance(move, Draw) and move.source is Source.OPEN:
+                top = view.top
+                assert top is not None
+                taking = list(counts)
+                taking[top.card.index] += 1
+                kept = kept_after_taking(top.card, view.rules)
+                taken = best_release(taking, kept, view.jokers, view.rules)
+                if taken.declare:
+                    fixed[move] = -win
+                    continue
+                taking[taken.card.index] -= 1
+                # Taking the open card keeps it: the next stock draw comes after the others'.
+                starts[move] = Start(taking, taken.reading.points, step - 1, self.horizon)
+            elif isinstance(move, Draw):
+                now = penalty_after(counts, view.cut, view.rules).points
+                # From the stock: the playout's first draw is the stock's top card, and one
+                # more round, so that both draws cover the same turns.
+                starts[move] = Start(list(counts), now, 0, self.horizon + 1, False)
+            else:
+                raise ValueError(f"the search cannot judge {move}")
+        scores = self._evaluate(view, starts) if starts else {}
+        worlds = max((len(v) for v in scores.values()), default=1)
+        judged: dict[Action, list[float]] = {}
+        for move in moves:
+            if move in fixed:
+                judged[move] = [fixed[move]] * worlds
+            else:
+                shift = extra.get(move, 0.0)
+                judged[move] = [cost + shift for cost in scores[move]]
+        return judged
+
+    def _discard(self, view: View, legal: Sequence[Action], fallback: Action) -> Action:
+        candidates = self.discard_candidates(view, legal, fallback)
         if len(candidates) == 1:
             return fallback
-        step = self._active(view)
-        starts: dict[Action, Start] = {}
-        for candidate in candidates:
-            assert isinstance(candidate, Discard)
-            after = list(counts)
-            after[candidate.card.index] -= 1
-            points = penalty_after(after, view.cut, view.rules).points
-            starts[candidate] = Start(after, points, step - 1, self.horizon)
-        scores = self._evaluate(view, starts)
-        nxt = next_active(view)
-        extra: dict[Action, float] = {}
-        if nxt is not None and self.feed:
-            public = read_public(view)
-            for candidate in scores:
-                assert isinstance(candidate, Discard)
-                extra[candidate] = self.feed * public.fed(nxt, candidate.card.index)
-        return self._best(candidates, scores, extra)
+        return self._best(candidates, self.judge(view, candidates))
 
     def _draw(self, view: View, fallback: Action) -> Action:
         top = view.top
@@ -307,36 +369,19 @@ class SearchBot:
         )
         if taken.declare:
             return Draw(Source.OPEN)
-        counts[taken.card.index] -= 1
-        step = self._active(view)
-        now = penalty_after(counts_of(view.hand), view.cut, view.rules).points
-        # Taking the open card keeps it: the next stock draw comes after the others' draws.
-        # Drawing from the stock: the playout's first draw is the stock's top card, and one
-        # more round, so that both cover the same turns.
-        both: dict[Action, Start] = {
-            Draw(Source.OPEN): Start(counts, taken.reading.points, step - 1, self.horizon),
-            Draw(Source.STOCK): Start(counts_of(view.hand), now, 0, self.horizon + 1, False),
-        }
-        order = [fallback, *(a for a in both if a != fallback)]
-        return self._best(order, self._evaluate(view, {a: both[a] for a in order}))
+        order = [fallback, *(a for a in (Draw(Source.OPEN), Draw(Source.STOCK)) if a != fallback)]
+        return self._best(order, self.judge(view, order))
 
-    def _best(
-        self,
-        order: Sequence[Action],
-        scores: dict[Action, list[float]],
-        extra: dict[Action, float] | None = None,
-    ) -> Action:
+    def _best(self, order: Sequence[Action], scores: dict[Action, list[float]]) -> Action:
         """The expert's choice (``order[0]``) unless another candidate does better in the
         same worlds by more than ``margin`` standard errors of their paired difference (the
-        lowest mean difference among those; the earlier on ties). ``extra`` adds a fixed
-        cost to a candidate (feeding the next player).
+        lowest mean difference among those; the earlier on ties).
 
         Playouts are noisy: with a few dozen worlds the lowest mean is often the luckiest,
         not the best, and a bot that follows it throws away the expert's judgment on the
         moves where the worlds cannot tell the candidates apart. Deviating only on evidence
         keeps the expert's move there and still takes the clearly better ones."""
         base = order[0]
-        cost = extra or {}
         mine = scores.get(base, [])
         best, best_mean = base, 0.0
         for action in order[1:]:
@@ -344,8 +389,7 @@ class SearchBot:
             n = min(len(mine), len(theirs))
             if n == 0:
                 continue
-            shift = cost.get(action, 0.0) - cost.get(base, 0.0)
-            diffs = [theirs[w] - mine[w] + shift for w in range(n)]
+            diffs = [theirs[w] - mine[w] for w in range(n)]
             mean = sum(diffs) / n
             spread = (
                 (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 / n**0.5 if n > 1 else 0.0

@@ -117,6 +117,7 @@ COMMANDS = {
     "tournament": "tournament",
     "serve": "serve",
     "learn": "learn",
+    "review": "review",
 }
 
 #: Errors writing the output that are the machine's, not the program's.

@@ -117,7 +117,12 @@ def train_command(
 def export_command(
     out: Path = typer.Argument(..., help="A fit's folder (rummy21 learn train)."),
     network: Path = typer.Argument(..., help="The network file to write (.npz)."),
-    head: str = typer.Option("policy", help="The head that chooses moves: policy or value."),
+    head: str = typer.Option(
+        "policy",
+        help="What chooses moves: policy, value, or policy+value (the best-valued of "
+        "the policy's --top likeliest).",
+    ),
+    top: int = typer.Option(3, min=1, help="For policy+value: the policy's moves compared."),
 ) -> None:
     """Stage 4: the NumPy network file the learned bot plays (learned:PATH)."""
     from rummy21.learn.train import export
@@ -125,7 +130,7 @@ def export_command(
     if not (out / "checkpoint.pt").is_file():
         _fail(f"no checkpoint in {out}: run rummy21 learn train first")
     try:
-        meta = export(out, network, head)
+        meta = export(out, network, head, top)
     except ValueError as error:
         _fail(str(error))
     typer.echo(f"wrote {network} (head {meta['head']}): play it as learned:{network}")

@@ -20,10 +20,20 @@ the analysis of the seat's own cards, asked of the engine, never a rule worked o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
-from rummy21.analysis import analyze
+from rummy21.analysis import Analysis, analyze
+from rummy21.cards import Card
 from rummy21.game.actions import Action, Declare
 from rummy21.game.view import View
+from rummy21.ruleset import RuleSet
+
+
+@lru_cache(maxsize=64)
+def hand_reading(hand: tuple[Card, ...], cut: Card, rules: RuleSet, keep: Card | None) -> Analysis:
+    """The engine's analysis of a seat's hand (``keep``: the card just taken from the open
+    pile), kept for the few hands a move asks about more than once."""
+    return analyze(hand, cut, rules, keep=keep)
 
 
 def sound_declarations(view: View, legal: Sequence[Action]) -> list[Action]:
@@ -31,6 +41,6 @@ def sound_declarations(view: View, legal: Sequence[Action]) -> list[Action]:
     ones that put aside another card than the analysis does."""
     if not any(isinstance(a, Declare) for a in legal):
         return list(legal)
-    reading = analyze(view.hand, view.cut, view.rules, keep=view.blocked)
+    reading = hand_reading(view.hand, view.cut, view.rules, view.blocked)
     finish = reading.discard if reading.valid else None
     return [a for a in legal if not isinstance(a, Declare) or a.finish == finish]

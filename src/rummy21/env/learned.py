@@ -25,13 +25,15 @@ from importlib.resources import files
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from rummy21.analysis import analyze
 from rummy21.bots import BOT_KINDS
-from rummy21.bots.tracking import NEAR
-from rummy21.cards import TYPE_COUNT, counts_of
-from rummy21.env.actions import ACTION_COUNT, ACTIONS, mask_of
-from rummy21.env.declaring import sound_declarations
+from rummy21.bots.expert import release_readings
+from rummy21.bots.tracking import NEAR, next_active, read_public
+from rummy21.cards import JOKER_INDEX, TYPE_COUNT, counts_of
+from rummy21.env.actions import ACTION_COUNT, ACTIONS, DECLARE, DISCARD, mask_of
+from rummy21.env.declaring import hand_reading, sound_declarations
 from rummy21.env.network import Array, Network, NetworkError, load_network
 from rummy21.env.observation import Encoder, fields, size
 from rummy21.game.actions import Action, Declare
@@ -43,7 +45,17 @@ SEATS = 6
 OBSERVED = size(SEATS) + SEATS - 1
 """The first part of the network's input: the six-seat observation and the table's size
 one-hot (2 to 6)."""
-PLANES = ("pure", "melded", "loose", "near", "put_aside")
+PLANES = (
+    "pure",
+    "melded",
+    "loose",
+    "near",
+    "put_aside",
+    "release_points",
+    "release_pure",
+    "live",
+    "feeds",
+)
 """The engine's reading of the own hand, one entry per card type each (:func:`reading`)."""
 SCALARS = ("penalty", "valid", "pure_save", "value", "penalty_taking_open", "valid_taking_open")
 FEATURES = OBSERVED + len(PLANES) * TYPE_COUNT + len(SCALARS)
@@ -71,16 +83,68 @@ def _places(players: int) -> tuple[tuple[int, int, int], ...]:
     return tuple(runs)
 
 
+CARD_FIELDS = (
+    "hand",
+    "drawn",
+    "blocked",
+    "cut",
+    "jokers",
+    "value",
+    "open_top",
+    "open_pile",
+    "discards",
+    "taken",
+)
+"""The observation's fields made of card-type planes (one entry per card type, per seat)."""
+SUITS = 4
+RANKS = 13
+
+
+def suit_maps(order: Sequence[int]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The same position with the suits renamed: suit ``s`` becomes suit ``order[s]`` in every
+    card-type plane of the input and in every action. Returns the gathers ``x[:, inputs]``
+    (the renamed input) and ``actions``, where ``actions[i]`` is what action ``i`` becomes.
+    The rules treat the four suits alike (RULES §3, §4), so a renamed position is as good a
+    lesson as the first: training shows each row under any of the 24 namings.
+
+    >>> inputs, actions = suit_maps([1, 0, 2, 3])   # spades and hearts swapped
+    >>> from rummy21.env.actions import DISCARD, action_of
+    >>> str(action_of(int(actions[DISCARD + 0])))          # AS -> AH
+    'discard AH'
+    """
+    card = np.arange(TYPE_COUNT)
+    renamed = card.copy()
+    renamed[: SUITS * RANKS] = np.asarray(order)[card[: SUITS * RANKS] // RANKS] * RANKS + (
+        card[: SUITS * RANKS] % RANKS
+    )
+    back = np.empty_like(renamed)
+    back[renamed] = card  # the old card now at each new card's place
+    inputs = np.arange(FEATURES)
+    planes = [(f.start, f.size) for f in fields(SEATS) if f.name in CARD_FIELDS]
+    planes += [(OBSERVED + k * TYPE_COUNT, TYPE_COUNT) for k in range(len(PLANES))]
+    for start, length in planes:
+        for block in range(start, start + length, TYPE_COUNT):
+            inputs[block : block + TYPE_COUNT] = block + back
+    actions = np.arange(ACTION_COUNT)
+    actions[DISCARD : DISCARD + TYPE_COUNT] = DISCARD + renamed
+    actions[DECLARE : DECLARE + TYPE_COUNT] = DECLARE + renamed
+    return inputs, actions
+
+
 def reading(view: View, out: Array) -> None:
     """Write into ``out`` the engine's reading of the seat's hand
     (:func:`~rummy21.analysis.analyze`; after drawing, of its best 21 of 22, the card just
     taken from the open pile kept): the copies of each card type in its pure groups, in its
     other groups, loose, and the held copies of the kinds that can share a group with it
-    (:data:`~rummy21.bots.tracking.NEAR`); the card it would put aside; then its penalty /
+    (:data:`~rummy21.bots.tracking.NEAR`); the card it would put aside; after drawing, for
+    each card it may let go, the penalty of the 21 left / 120 and whether their pure save
+    holds (:func:`~rummy21.bots.expert.release_readings`, as the expert reads them); the
+    copies of each card type it has not seen / 3 and how many cards near it the next seat
+    visibly collects / 2 (:func:`~rummy21.bots.tracking.read_public`); then its penalty /
     120, whether it is a valid declaration, whether the pure save holds, its value points /
     100, and before drawing the same penalty and validity with the open card taken."""
     card = TYPE_COUNT
-    analysis = analyze(view.hand, view.cut, view.rules, keep=view.blocked)
+    analysis = hand_reading(view.hand, view.cut, view.rules, view.blocked)
     planes = out[: len(PLANES) * card].reshape(len(PLANES), card)
     for group in analysis.penalty.groups:
         row = planes[0] if group.is_pure else planes[1]
@@ -92,6 +156,20 @@ def reading(view: View, out: Array) -> None:
     planes[3] = _NEAR @ counts
     if analysis.discard is not None:
         planes[4, analysis.discard.index] = 1.0
+    if view.phase is Phase.DISCARD:
+        held = counts_of(view.hand)
+        blocked = None if view.blocked is None else view.blocked.index
+        for index, left in release_readings(held, blocked, view).items():
+            planes[5, index] = left.points / 120
+            planes[6, index] = left.pure
+    public = read_public(view)
+    planes[7] = np.asarray(public.live, dtype=np.float32) / 3
+    following = next_active(view)
+    if following is not None:
+        taken = np.asarray(public.taken[following], dtype=np.float32)
+        feeds = _NEAR @ taken + taken  # (the kinds near each, itself too: Public.fed)
+        feeds[JOKER_INDEX] = 0.0
+        planes[8] = np.minimum(feeds, 2.0) / 2
     scalars = out[len(PLANES) * card :]
     scalars[0] = analysis.penalty.points / 120
     scalars[1] = analysis.valid
@@ -100,9 +178,10 @@ def reading(view: View, out: Array) -> None:
     top = view.top
     if view.phase is Phase.DRAW and top is not None and view.can_take_open:
         taking = (*view.hand, top.card)
-        taken = analyze(taking, view.cut, view.rules, keep=kept_after_taking(top.card, view.rules))
-        scalars[4] = taken.penalty.points / 120
-        scalars[5] = taken.valid
+        kept = kept_after_taking(top.card, view.rules)
+        after = analyze(taking, view.cut, view.rules, keep=kept)
+        scalars[4] = after.penalty.points / 120
+        scalars[5] = after.valid
 
 
 def features(observation: Array, view: View) -> Array:
@@ -144,6 +223,12 @@ def network_at(path: str | Path) -> Network:
     return net
 
 
+HEADS = ("policy", "value", "policy+value")
+"""How a network file's ``head`` chooses: the policy's likeliest legal move, the move of the
+highest value, or the highest-valued of the policy's ``top`` likeliest (its meta's ``top``,
+3 by default)."""
+
+
 class LearnedBot:
     """Plays a network file (see the module docstring); ``seed`` is not used: the same view
     gives the same move."""
@@ -152,19 +237,19 @@ class LearnedBot:
         self.name = "learned" if path is None else f"learned:{path}"
         self.network = network_at(shipped_network() if path is None else path)
         self.head = str(self.network.meta.get("head", "policy"))
-        if self.head not in ("policy", "value"):
+        if self.head not in HEADS:
             raise NetworkError(f"{self.name}: its meta names an unknown head {self.head!r}")
+        self.top = int(self.network.meta.get("top", 3))
         self._encoders: dict[int, Encoder] = {}
 
-    def scores(self, view: View) -> Array:
-        """The network's score of every action index for ``view`` (higher is better)."""
+    def outputs(self, view: View) -> tuple[Array, Array]:
+        """The network's policy logits and action values (points) for ``view``."""
         encoder = self._encoders.get(view.players)
         if encoder is None:
             encoder = self._encoders[view.players] = Encoder(view.players)
         x = features(encoder.encode(view), view)
         logits, values = self.network.forward(x[None, :])
-        chosen: Array = (logits if self.head == "policy" else values)[0]
-        return chosen
+        return logits[0], values[0]
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         legal = sound_declarations(view, legal_actions)
@@ -172,8 +257,15 @@ class LearnedBot:
             if isinstance(action, Declare):
                 return action
         mask = mask_of(legal).astype(bool)
-        scores = np.where(mask, self.scores(view), -np.inf)
-        return ACTIONS[int(scores.argmax())]
+        logits, values = self.outputs(view)
+        policy = np.where(mask, logits, -np.inf)
+        if self.head == "policy":
+            return ACTIONS[int(policy.argmax())]
+        if self.head == "value":
+            return ACTIONS[int(np.where(mask, values, -np.inf).argmax())]
+        # policy+value: the best-valued of the policy's ``top`` likeliest moves.
+        likely = np.argsort(-policy, kind="stable")[: min(self.top, int(mask.sum()))]
+        return ACTIONS[int(likely[int(values[likely].argmax())])]
 
 
 def learned_bot(argument: str, seed: int | None = None) -> LearnedBot:

@@ -11,10 +11,10 @@ head over the 109 actions) is fitted on the rows of :mod:`.teacher`:
 
 Deals are split in two by number: one in ``holdout`` is never trained on and gives the
 curves' held-out figures (the teacher's move matched, the value error). Every epoch writes
-``checkpoint.pt`` (model, optimizer, epoch, curve) and a line of ``curve.csv`` to the run's
-folder; ``resume`` goes on from the checkpoint. :func:`export` writes the NumPy file the bot
-plays, choosing its moves by the ``head`` asked for. PyTorch (CPU) is needed here only:
-``pip install 'rummy21[train]'``.
+``checkpoint.pt`` (model, optimizer, epoch, curve), a line of ``curve.csv`` and the chart
+``curve.svg`` to the run's folder; ``resume`` goes on from the checkpoint. :func:`export`
+writes the NumPy file the bot plays, choosing its moves by the ``head`` asked for. PyTorch
+(CPU) is needed here only: ``pip install 'rummy21[train]'``.
 """
 
 from __future__ import annotations
@@ -23,15 +23,17 @@ import csv
 import importlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from rummy21.charts import line_chart
 from rummy21.env.actions import ACTION_COUNT
-from rummy21.env.learned import FEATURES
+from rummy21.env.learned import FEATURES, HEADS, suit_maps
 from rummy21.env.network import load_network, save_network
 from rummy21.learn.teacher import load_shards
 
@@ -55,6 +57,9 @@ class TrainRun:
     holdout: int = 20
     """One deal in ``holdout`` (by deal number) is held out."""
     seed: int = 1
+    augment: bool = True
+    """Show each batch with its suits renamed by one of the 24 orders
+    (:func:`~rummy21.env.learned.suit_maps`)."""
 
 
 def _torch() -> Any:
@@ -152,17 +157,25 @@ def train(
     teacher_all = torch.from_numpy(data["teacher"].astype(np.int64))
     played_all = torch.from_numpy(data["played"].astype(np.int64))
     score_all = torch.from_numpy(data["score"] / SCORE_SCALE)
+    namings = [_naming(torch, order) for order in permutations(range(4))]
     for epoch in range(len(curve), run.epochs):
         # Each epoch's order from its own generator: the same on resuming as in one run.
-        order = np.random.default_rng((run.seed, epoch)).permutation(train_rows)
+        rng = np.random.default_rng((run.seed, epoch))
+        order = rng.permutation(train_rows)
         started, seen, total = time.perf_counter(), 0, 0.0
         model.train()
         for start in range(0, len(order), run.batch):
             part = torch.from_numpy(order[start : start + run.batch])
-            logits, values = model(x_all[part])
-            logits = logits.masked_fill(~mask_all[part], -1e9)
-            policy_loss = torch.nn.functional.cross_entropy(logits, teacher_all[part])
-            value = values.gather(1, played_all[part][:, None])[:, 0]
+            x, mask = x_all[part], mask_all[part]
+            teacher, played = teacher_all[part], played_all[part]
+            if run.augment:
+                inputs, actions, back = namings[int(rng.integers(len(namings)))]
+                x, mask = x[:, inputs], mask[:, back]
+                teacher, played = actions[teacher], actions[played]
+            logits, values = model(x)
+            logits = logits.masked_fill(~mask, -1e9)
+            policy_loss = torch.nn.functional.cross_entropy(logits, teacher)
+            value = values.gather(1, played[:, None])[:, 0]
             value_loss = torch.nn.functional.mse_loss(value, score_all[part])
             loss = policy_loss + run.value_weight * value_loss
             optimizer.zero_grad()
@@ -185,9 +198,31 @@ def train(
             checkpoint,
         )
         _write_curve(out / "curve.csv", curve)
+        (out / "curve.svg").write_text(curve_chart(curve))
         if progress is not None:
             progress(point)
     return curve
+
+
+def _naming(torch: Any, order: Sequence[int]) -> tuple[Any, Any, Any]:
+    """The gathers of one suit naming as tensors: the input's, each action's new index, and
+    the old action at each new index (for the mask)."""
+    inputs, actions = suit_maps(order)
+    back = np.empty_like(actions)
+    back[actions] = np.arange(len(actions))
+    return tuple(torch.from_numpy(a.astype(np.int64)) for a in (inputs, actions, back))
+
+
+def curve_chart(curve: list[dict[str, float]]) -> str:
+    """The fit's held-out figures by samples trained on, as an SVG chart."""
+    return line_chart(
+        {
+            "teacher moves matched (%)": [(p["samples"], 100 * p["agree"]) for p in curve],
+            "value error (points)": [(p["samples"], p["value_rmse"]) for p in curve],
+        },
+        "held-out deals",
+        "",
+    )
 
 
 def _write_curve(path: Path, curve: list[dict[str, float]]) -> None:
@@ -197,11 +232,12 @@ def _write_curve(path: Path, curve: list[dict[str, float]]) -> None:
         writer.writerows(curve)
 
 
-def export(out: Path, network: Path, head: str = "policy") -> dict[str, Any]:
+def export(out: Path, network: Path, head: str = "policy", top: int = 3) -> dict[str, Any]:
     """Write the trained model of ``out`` (its checkpoint) as the NumPy network file
-    ``network``, playing by ``head`` (``policy`` or ``value``); its meta."""
-    if head not in ("policy", "value"):
-        raise ValueError(f"the head to play is policy or value, not {head!r}")
+    ``network``, playing by ``head`` (:data:`~rummy21.env.learned.HEADS`; ``top`` for
+    ``policy+value``); its meta."""
+    if head not in HEADS:
+        raise ValueError(f"the head to play is one of {', '.join(HEADS)}, not {head!r}")
     torch = _torch()
     settings = json.loads((out / "train.json").read_text())
     fields = {k: v for k, v in settings.items() if k != "shards"}
@@ -221,6 +257,7 @@ def export(out: Path, network: Path, head: str = "policy") -> dict[str, Any]:
     last = state["curve"][-1] if state["curve"] else {}
     meta = {
         "head": head,
+        "top": top,
         "inputs": FEATURES,
         "actions": ACTION_COUNT,
         "trained": settings,
