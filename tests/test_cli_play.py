@@ -540,3 +540,13 @@ def test_a_dropped_hand_stays_folded_but_for_its_own_player() -> None:
     assert "cards" in mine and "folded" not in mine
     theirs = hands[hands.index("Seat 2 (random) — dropped") :]
     assert "hand folded" in theirs.splitlines()[1]
+
+
+def test_after_a_deal_the_player_may_review_their_play() -> None:
+    result = play(["--players", "2", "--bots", "random", "--seed", "1"], ["drop", "y", "r", "q"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "r to review your play" in out
+    assert "Your decisions in this deal" in out
+    assert "drop" in out.split("Your decisions in this deal")[1]
+    assert "accuracy" in out and "the deal scored -30" in out

@@ -271,8 +271,11 @@ class Session:
                 totals_shown = True
                 if self.deals and len(self.match.deals) >= self.deals:
                     break
-                answer = self.ask("Enter for the next deal, q to quit: ").lower()
-                if answer in ("q", "quit", "exit"):
+                answer = self.ask("Enter for the next deal, r to review your play, q to quit: ")
+                if answer.lower() in ("r", "review"):
+                    self.review(table)
+                    answer = self.ask("Enter for the next deal, q to quit: ")
+                if answer.lower() in ("q", "quit", "exit"):
                     break
         except (Quit, KeyboardInterrupt) as stop:
             if isinstance(stop, KeyboardInterrupt):
@@ -283,6 +286,16 @@ class Session:
             if not totals_shown:
                 self.show_totals()
         return status
+
+    def review(self, table: Table) -> None:
+        """The coach's review of the player's decisions in the deal just played, judged from
+        what the player saw at each (:mod:`rummy21.review`)."""
+        from rummy21.cli.review import print_review
+        from rummy21.review import review_deal
+
+        with self.out.status("Reviewing your decisions…"):
+            review = review_deal(table.log, seat=HUMAN)
+        print_review(self.out, review, "Your decisions in this deal")
 
     def play(self, table: Table) -> None:
         while not table.over:

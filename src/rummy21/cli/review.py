@@ -24,6 +24,7 @@ from rich.table import Table as RichTable
 
 from rummy21.bots.search import DEFAULT_SAMPLES
 from rummy21.cli import app
+from rummy21.review import Review
 
 STYLES = {
     "best": "green",
@@ -81,7 +82,13 @@ def review_command(
             typer.echo(json.dumps(row))
         typer.echo(json.dumps({"summary": review.summary()}))
         return
-    table = RichTable(title=f"Seat {seat + 1} (log seat {seat}): every decision")
+    print_review(Console(), review, f"Seat {seat + 1} (log seat {seat}): every decision")
+
+
+def print_review(out: Console, review: Review, title: str) -> None:
+    """The review as a table of decisions, a summary line and the biggest loss (the
+    ``review`` command and the terminal table after a deal)."""
+    table = RichTable(title=title)
     for name, justify in (
         ("turn", "right"),
         ("played", "left"),
@@ -101,12 +108,12 @@ def review_command(
             f"[{style}]{d.verdict}[/]",
             d.reason,
         )
-    out = Console()
     out.print(table)
     counts = ", ".join(f"{n} {v}" for v, n in review.verdicts.items() if n)
     out.print(
         f"accuracy {review.accuracy:.1f}, {review.loss:.1f} points lost over "
-        f"{len(review.decisions)} decisions ({counts}); the deal scored {review.score:+d}."
+        f"{len(review.decisions)} decision{'' if len(review.decisions) == 1 else 's'} "
+        f"({counts}); the deal scored {review.score:+d}."
     )
     worst = review.biggest(1)
     if worst:
