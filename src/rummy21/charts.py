@@ -52,11 +52,10 @@ def line_chart(
         colour = COLOURS[number % len(COLOURS)]
         drawn = " ".join(f"{x(a):.1f},{y(b):.1f}" for a, b in line)
         parts.append(f'<polyline points="{drawn}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        ly = pad + 16 * number
+        lx = pad + 240 * number  # the legend: a row under the title, above the lines
         parts.append(
-            f'<line x1="{width - pad - 150}" y1="{ly}" x2="{width - pad - 130}" y2="{ly}" '
-            f'stroke="{colour}" stroke-width="2"/>'
+            f'<line x1="{lx}" y1="38" x2="{lx + 20}" y2="38" stroke="{colour}" stroke-width="2"/>'
         )
-        parts.append(f'<text x="{width - pad - 124}" y="{ly + 4}">{escape(name)}</text>')
+        parts.append(f'<text x="{lx + 26}" y="42">{escape(name)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -32,8 +32,8 @@ BOT_NAMES = ("expert", "greedy", "learned", "random", "search")
 LEVELS: dict[str, str] = {
     "random": "Easy",
     "greedy": "Medium",
+    "learned": "Medium (learned)",
     "expert": "Hard",
-    "learned": "Hard (instant)",
     "search": "Master",
 }
 """What a player is shown for each bot, weakest first (the ladder's order): the lobby's

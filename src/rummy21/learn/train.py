@@ -220,7 +220,7 @@ def curve_chart(curve: list[dict[str, float]]) -> str:
             "teacher moves matched (%)": [(p["samples"], 100 * p["agree"]) for p in curve],
             "value error (points)": [(p["samples"], p["value_rmse"]) for p in curve],
         },
-        "held-out deals",
+        "the fit on held-out deals (one in 20 of the teacher's)",
         "",
     )
 
