@@ -181,6 +181,7 @@ class SearchBot:
         search_draws: bool = True,
         margin: float = 1.0,
         release_width: int = 5,
+        share: float = 0.0,
     ) -> None:
         self.samples, self.seed, self.horizon, self.width = samples, seed or 0, horizon, width
         self.feed = feed
@@ -189,6 +190,7 @@ class SearchBot:
         self.search_draws = search_draws
         self.margin = margin
         self.release_width = release_width
+        self.share = share
         self.expert = ExpertBot()
 
     # -- playouts -------------------------------------------------------------------------
@@ -223,7 +225,18 @@ class SearchBot:
             work[release.card.index] -= 1
             points = release.reading.points
             at += step
-        return cost + alive * points
+        return cost + alive * self._unfinished(points, step)
+
+    def _unfinished(self, points: int, step: int) -> float:
+        """What a playout that has not ended by its horizon costs: the penalty held (``share``
+        0), or, as ``share`` goes to 1, its fair share of the rest of the deal — each of the
+        ``step`` active seats as likely to declare first: the penalty paid if another does,
+        ``loser_points`` from each other seat if this one does."""
+        if not self.share:
+            return float(points)
+        others = step - 1
+        fair = (others * points - self.loser_points * others) / step
+        return (1.0 - self.share) * points + self.share * fair
 
     def _others_declare(self, view: View, step: int, ahead: int) -> float:
         """The chance that one of the ``step - 1`` other active seats declares in the round
