@@ -157,8 +157,12 @@ def test_the_cli_prints_one_object_per_decision_then_a_summary(tmp_path: Path) -
             "reason",
         }
         assert getattr(table.log[row["record"]], "seat", None) == 0
-    shown = runner.invoke(app, ["review", str(path), "--seat", "0", "--worlds", "8"])
+    chart = tmp_path / "review.svg"
+    shown = runner.invoke(
+        app, ["review", str(path), "--seat", "0", "--worlds", "8", "--svg", str(chart)]
+    )
     assert shown.exit_code == 0 and "accuracy" in shown.stdout
+    assert chart.read_text().startswith("<svg") and "points lost so far" in chart.read_text()
     for args in (["review", str(path), "--seat", "5"], ["review", str(tmp_path / "none")]):
         bad = runner.invoke(app, args)
         assert bad.exit_code == 2 and bad.output.startswith("error: ")

@@ -130,9 +130,14 @@ class Review:
         return sorted(costly, key=lambda d: (-VERDICTS.index(d.verdict), -d.loss))[:count]
 
     def curve(self) -> list[tuple[int, float]]:
-        """The expected points of the best move at each decision, by turn: how the deal
-        looked for the seat as it went."""
-        return [(d.turn, max(d.expected.values())) for d in self.decisions]
+        """The points lost so far, by turn, after each decision: where the deal slipped.
+        (The search's expected points are made to compare moves over its short horizon, not
+        to say what a deal is worth, so the review charts their differences, the losses.)"""
+        points, lost = [], 0.0
+        for d in self.decisions:
+            lost += d.loss
+            points.append((d.turn, lost))
+        return points
 
     def summary(self) -> dict[str, Any]:
         return {

@@ -6,9 +6,9 @@
 
 A table of the seat's decisions (the move played, the best, the loss with its standard error,
 the verdict and why) and a summary line, or with ``--json`` one object per decision, in order,
-then ``{"summary": …}``. Seats are the log's numbers, from 0. Bad input — not a log, a log that
-does not replay, an unfinished deal, a seat the deal does not have — is one line on stderr and
-status 2.
+then ``{"summary": …}``; ``--svg FILE`` also draws the points lost through the deal.
+Seats are the log's numbers, from 0. Bad input — not a log, a log that does not replay, an
+unfinished deal, a seat the deal does not have — is one line on stderr and status 2.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from rummy21.bots.search import DEFAULT_SAMPLES
+from rummy21.charts import line_chart
 from rummy21.cli import app
 from rummy21.review import Review
 
@@ -49,6 +50,9 @@ def review_command(
     ),
     seed: int = typer.Option(0, "--seed", help="Seeds the worlds (the same review each time)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per decision."),
+    svg: Path | None = typer.Option(
+        None, "--svg", help="Also write the points lost through the deal as an SVG chart."
+    ),
 ) -> None:
     """Review every decision of one seat of a finished deal: what it cost and the better move."""
     from rummy21.review import ReviewError, review_deal
@@ -75,6 +79,11 @@ def review_command(
             problem = str(error)
     if problem is not None:
         _fail(problem)
+    if svg is not None:
+        try:
+            svg.write_text(review_chart(review, seat))
+        except OSError as error:
+            _fail(f"cannot write {svg}: {error.strerror or error}")
     if as_json:
         for decision in review.decisions:
             row = decision.to_dict()
@@ -83,6 +92,16 @@ def review_command(
         typer.echo(json.dumps({"summary": review.summary()}))
         return
     print_review(Console(), review, f"Seat {seat + 1} (log seat {seat}): every decision")
+
+
+def review_chart(review: Review, seat: int) -> str:
+    """The points lost so far, by turn (:meth:`~rummy21.review.Review.curve`), as SVG."""
+    return line_chart(
+        {f"Seat {seat + 1}: points lost so far": review.curve()},
+        f"where the deal slipped (accuracy {review.accuracy:.1f})",
+        "points",
+        x_label="turn",
+    )
 
 
 def print_review(out: Console, review: Review, title: str) -> None:
