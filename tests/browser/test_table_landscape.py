@@ -1,0 +1,34 @@
+"""The table on a phone held sideways: the hand, the piles and the actions on one screen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from browser.kit import PHONE, Player, Server
+from browser.test_table_phone import FITS
+
+LANDSCAPE = {
+    **PHONE,
+    "viewport": {"width": PHONE["viewport"]["height"], "height": PHONE["viewport"]["width"]},
+}
+
+
+def test_a_phone_held_sideways_shows_the_whole_hand_after_drawing(
+    server_factory: Callable[..., Server], players: Callable[..., Player]
+) -> None:
+    server = server_factory()
+    made = server.create(["human", "greedy", "expert"], seed=4, deals=3)
+    player = players(LANDSCAPE).sit(server, made)
+    page = player.page
+    page.wait_for_selector("#hand .card")
+    before = page.evaluate(FITS)
+    player.shot("landscape-21")
+    player.draw("stock")
+    page.wait_for_timeout(400)
+    after = page.evaluate(FITS)
+    player.shot("landscape-22")
+    assert before["cards"] == 21 and after["cards"] == 22
+    for seen in (before, after):
+        assert seen["piles"], seen
+        assert seen["hidden"] == 0, seen
+    assert not player.errors
