@@ -7,10 +7,8 @@ from collections.abc import Callable
 from browser.kit import PHONE, Player, Server
 from browser.test_table_phone import FITS
 
-LANDSCAPE = {
-    **PHONE,
-    "viewport": {"width": PHONE["viewport"]["height"], "height": PHONE["viewport"]["width"]},
-}
+LANDSCAPE = {**PHONE, "viewport": {"width": 740, "height": 375}}
+"""The phone of the other tests (375 × 740) held sideways."""
 
 
 def test_a_phone_held_sideways_shows_the_whole_hand_after_drawing(
