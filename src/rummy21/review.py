@@ -35,6 +35,7 @@ scores about 100; a loss of 40 points counts 37).
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -314,6 +315,52 @@ def judge_decision(
     return best, expected, loss, stderr
 
 
+def finished_deal(log: str | Iterable[Any], seat: int) -> tuple[list[Event], list[int], int]:
+    """The events of the finished deal ``log``, the records of ``seat``'s decisions in it,
+    and the seat's score; a :class:`ReviewError` for a log that is no finished deal or a seat
+    it does not have."""
+    try:
+        events = load_log(log)
+        replayed = Table.replay(events)
+    except ValueError as error:
+        raise ReviewError(f"not a deal's log that replays: {error}") from None
+    if not replayed.over or replayed.scores is None:
+        raise ReviewError("the deal is not finished: only a finished deal can be reviewed")
+    if not isinstance(seat, int) or not 0 <= seat < replayed.players:
+        raise ReviewError(f"the deal has seats 0..{replayed.players - 1}, not {seat}")
+    records = [
+        n for n, e in enumerate(events) if getattr(e, "seat", None) == seat and _played_action(e)
+    ]
+    return events, records, replayed.scores[seat]
+
+
+def _judged(search: SearchBot, table: Table, seat: int, record: int, played: Action) -> Judged:
+    view, legal = table.view(seat), table.legal_actions()
+    best, expected, loss, stderr = judge_decision(search, view, legal, played)
+    missed = isinstance(best, Declare) and not isinstance(played, Declare)
+    verdict = verdict_of(loss, stderr, best == played, missed)
+    reason = "" if verdict in ("best", "good") else reason_for(view, played, best, expected)
+    return Judged(record, table.turns, seat, played, best, expected, loss, stderr, verdict, reason)
+
+
+def judge_record(
+    log: Sequence[str], record: int, seat: int, worlds: int = DEFAULT_SAMPLES, seed: int = 0
+) -> tuple[Judged, float]:
+    """One decision of a review on its own — the move of record ``record`` of the log (JSON
+    lines), judged as :func:`review_deal` judges it — and the CPU seconds it took: a piece of
+    work for a process pool (the server's reviews)."""
+    started = time.process_time()
+    events = load_log(log)
+    played = _played_action(events[record])
+    if played is None or getattr(events[record], "seat", None) != seat:
+        raise ReviewError(f"record {record} is no decision of seat {seat}")
+    table = Table.start_of(events)
+    for event in events[1:record]:
+        table.apply_recorded(event)
+    search = SearchBot(samples=worlds, seed=seed, budget_s=float("inf"))
+    return _judged(search, table, seat, record, played), time.process_time() - started
+
+
 def review_deal(
     log: str | Iterable[Any],
     seat: int,
@@ -325,35 +372,16 @@ def review_deal(
     judged with ``worlds`` worlds a decision (seeded: the same review every time);
     ``progress(done, total)`` after each decision. A :class:`ReviewError` for a log that is
     no finished deal or a seat it does not have."""
-    try:
-        events = load_log(log)
-        replayed = Table.replay(events)
-    except ValueError as error:
-        raise ReviewError(f"not a deal's log that replays: {error}") from None
-    if not replayed.over or replayed.scores is None:
-        raise ReviewError("the deal is not finished: only a finished deal can be reviewed")
-    if not isinstance(seat, int) or not 0 <= seat < replayed.players:
-        raise ReviewError(f"the deal has seats 0..{replayed.players - 1}, not {seat}")
+    events, records, score = finished_deal(log, seat)
+    todo = set(records)
     table = Table.start_of(events)
     search = SearchBot(samples=worlds, seed=seed, budget_s=float("inf"))
-    todo = [
-        n for n, e in enumerate(events) if getattr(e, "seat", None) == seat and _played_action(e)
-    ]
     judged: list[Judged] = []
     for number, event in enumerate(events[1:], 1):
         played = _played_action(event)
         if played is not None and number in todo:
-            view, legal = table.view(seat), table.legal_actions()
-            best, expected, loss, stderr = judge_decision(search, view, legal, played)
-            missed = isinstance(best, Declare) and not isinstance(played, Declare)
-            verdict = verdict_of(loss, stderr, best == played, missed)
-            reason = "" if verdict in ("best", "good") else reason_for(view, played, best, expected)
-            judged.append(
-                Judged(
-                    number, table.turns, seat, played, best, expected, loss, stderr, verdict, reason
-                )
-            )
+            judged.append(_judged(search, table, seat, number, played))
             if progress is not None:
                 progress(len(judged), len(todo))
         table.apply_recorded(event)
-    return Review(seat, tuple(judged), replayed.scores[seat])
+    return Review(seat, tuple(judged), score)

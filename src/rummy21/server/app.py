@@ -46,6 +46,7 @@ from rummy21.server.api.deps import Services
 from rummy21.server.api.pages import STATIC
 from rummy21.server.botpool import BotPool
 from rummy21.server.cluster import ClusterTables
+from rummy21.server.coach import Reviews
 from rummy21.server.directory import LocalTables, Tables
 from rummy21.server.limits import GuessLimiter
 from rummy21.server.model import Settings, TableFactory
@@ -145,11 +146,13 @@ def create_app(
         except BaseException:
             store.close()
             raise
-        app.state.services = Services(settings, store, tables, guesses)
+        reviews = Reviews(store, bots)
+        app.state.services = Services(settings, store, tables, guesses, reviews)
         app.state.tables = tables
         try:
             yield
         finally:
+            await reviews.close()
             await tables.close()
             store.close()
 

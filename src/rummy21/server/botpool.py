@@ -26,9 +26,11 @@ import math
 import multiprocessing
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from typing import Any
 
 from rummy21.bots import choose_move
 from rummy21.game.actions import Action
@@ -71,14 +73,19 @@ def _executor(workers: int, broken: ProcessPoolExecutor | None = None) -> Proces
     return pool
 
 
+Work = tuple[Callable[..., tuple[Any, float]], tuple[Any, ...]]
+"""A function for a worker and its arguments; it returns its answer and the CPU seconds it
+took (:func:`rummy21.bots.choose_move` is one)."""
+
+
 @dataclass(eq=False)
 class _Ask:
-    """A move a table waits for."""
+    """A move (or other work) a table waits for."""
 
     table: str
-    turn: BotTurn
+    work: Work
     order: int
-    answer: asyncio.Future[Action] = field(repr=False)
+    answer: asyncio.Future[Any] = field(repr=False)
     tried: int = 0
     pool: ProcessPoolExecutor | None = field(default=None, repr=False)
     """The pool it was last sent to."""
@@ -104,16 +111,24 @@ class BotPool:
         if turn.bot in INLINE:
             action, _ = choose_move(turn.bot, turn.seed, turn.view, turn.legal)
             return action
+        chosen: Action = await self.run(
+            table, choose_move, turn.bot, turn.seed, turn.view, list(turn.legal)
+        )
+        return chosen
+
+    async def run(self, table: str, fn: Callable[..., tuple[Any, float]], *args: Any) -> Any:
+        """``fn(*args)``'s answer, computed by a worker in the same fair queue as the bots'
+        moves, its CPU charged to ``table`` (the coach's reviews queue under a table of their
+        own, so a table's bots are never kept waiting by them for more than one piece of
+        work). ``fn`` returns its answer and the CPU seconds it took."""
         if self.workers <= 0:
-            action, seconds = await asyncio.to_thread(
-                choose_move, turn.bot, turn.seed, turn.view, turn.legal
-            )
+            answer, seconds = await asyncio.to_thread(fn, *args)
             self._charge(table, seconds)
-            return action
-        answer: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
-        self._waiting.append(_Ask(table, turn, next(self._order), answer))
+            return answer
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append(_Ask(table, (fn, args), next(self._order), future))
         self._dispatch()
-        return await answer  # (cancelled: the ask is dropped, or its answer ignored)
+        return await future  # (cancelled: the ask is dropped, or its answer ignored)
 
     @property
     def waiting(self) -> int:
@@ -143,23 +158,23 @@ class BotPool:
             self._start(ask)
 
     def _start(self, ask: _Ask) -> None:
-        turn = ask.turn
+        fn, args = ask.work
         ask.tried += 1
         self._busy += 1
         pool = _executor(self.workers)
         try:
-            work = pool.submit(choose_move, turn.bot, turn.seed, turn.view, list(turn.legal))
+            work = pool.submit(fn, *args)
         except (BrokenProcessPool, RuntimeError):
             pool = _executor(self.workers, broken=pool)
-            work = pool.submit(choose_move, turn.bot, turn.seed, turn.view, list(turn.legal))
+            work = pool.submit(fn, *args)
         ask.pool = pool
         loop = asyncio.get_running_loop()
         work.add_done_callback(lambda done: loop.call_soon_threadsafe(self._finished, ask, done))
 
-    def _finished(self, ask: _Ask, work: Future[tuple[Action, float]]) -> None:
+    def _finished(self, ask: _Ask, work: Future[tuple[Any, float]]) -> None:
         self._busy -= 1
         try:
-            action, seconds = work.result()
+            answer, seconds = work.result()
         except BrokenProcessPool:
             if ask.tried < 2 and not ask.answer.done():
                 log.error("a bot worker process died; starting the pool again")
@@ -173,5 +188,5 @@ class BotPool:
         else:
             self._charge(ask.table, seconds)
             if not ask.answer.done():
-                ask.answer.set_result(action)
+                ask.answer.set_result(answer)
         self._dispatch()

@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection
 from rummy21.game.events import EndReason, Event
 from rummy21.game.match import DealSummary
 from rummy21.server.model import RoomConfig, RoomStatus, SeatKind, SeatSlot
-from rummy21.server.store import deals, events, rooms, seats, utcnow
+from rummy21.server.store import deals, events, reviews, rooms, seats, utcnow
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +144,33 @@ def deal_log(conn: Connection, code: str, number: int) -> list[str]:
             .order_by(events.c.seq)
         )
     ]
+
+
+def load_review(conn: Connection, code: str, number: int, seat: int, worlds: int) -> Any:
+    """The stored review of ``seat`` in deal ``number`` of room ``code`` at ``worlds`` worlds
+    (the JSON it was saved as, read back), or ``None``."""
+    row = conn.execute(
+        select(reviews.c.body).where(
+            reviews.c.code == code,
+            reviews.c.number == number,
+            reviews.c.seat == seat,
+            reviews.c.worlds == worlds,
+        )
+    ).first()
+    return None if row is None else json.loads(row.body)
+
+
+def save_review(
+    conn: Connection, code: str, number: int, seat: int, worlds: int, body: dict[str, Any]
+) -> None:
+    """Keep a computed review (a second save of the same review is ignored: the same inputs
+    give the same review)."""
+    if load_review(conn, code, number, seat, worlds) is None:
+        conn.execute(
+            reviews.insert().values(
+                code=code, number=number, seat=seat, worlds=worlds, body=json.dumps(body)
+            )
+        )
 
 
 def open_room_codes(conn: Connection) -> list[str]:

@@ -117,6 +117,18 @@ leases = Table(
 )
 """Which process runs each live room, until when, and under which epoch (:mod:`.lease`)."""
 
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("worlds", Integer, primary_key=True, autoincrement=False),
+    Column("body", Text, nullable=False),
+)
+"""The coach's review of a seat of a finished deal at a budget of worlds, once computed
+(:mod:`rummy21.review`; the history page asks for it)."""
+
 owners = Table(
     "owners",
     metadata,

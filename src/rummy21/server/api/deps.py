@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from rummy21.server.coach import Reviews
 from rummy21.server.directory import Tables
 from rummy21.server.limits import GuessLimiter
 from rummy21.server.model import Settings
@@ -24,6 +25,7 @@ class Services:
     store: Store
     tables: Tables
     guesses: GuessLimiter
+    reviews: Reviews
     damaged: set[tuple[str, int]] = field(default_factory=set)
     """Finished deals whose logs were found damaged (each logged once)."""
 

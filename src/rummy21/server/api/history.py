@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from rummy21.game.errors import GameError
+from rummy21.game.match import DealSummary
 from rummy21.server import present, repository
 from rummy21.server.api.deps import AddressDep, CodeDep, Services, ServicesDep
 from rummy21.server.limits import TOO_MANY_GUESSES
@@ -51,12 +52,7 @@ async def list_deals(
     return present.history_info(room, viewer_of(request, room, server, address))
 
 
-@router.get("/deals/{number}")
-async def deal_replay(
-    code: CodeDep, number: int, request: Request, server: ServicesDep, address: AddressDep
-) -> dict[str, Any]:
-    room = await server.tables.read(code)
-    viewer = viewer_of(request, room, server, address)
+def _finished(room: RoomSnapshot, number: int) -> DealSummary:
     summary = next((s for s in room.deals if s.number == number), None)
     if summary is None:
         raise RoomError(
@@ -65,6 +61,16 @@ async def deal_replay(
             if 0 <= number <= room.number
             else f"no deal {number + 1}",
         )
+    return summary
+
+
+@router.get("/deals/{number}")
+async def deal_replay(
+    code: CodeDep, number: int, request: Request, server: ServicesDep, address: AddressDep
+) -> dict[str, Any]:
+    room = await server.tables.read(code)
+    viewer = viewer_of(request, room, server, address)
+    summary = _finished(room, number)
     lines = await server.store.read(partial(repository.deal_log, code=room.code, number=number))
     try:
         replay = await asyncio.to_thread(
@@ -85,3 +91,35 @@ async def deal_replay(
         "summary": present.summary_dict(summary),
         **replay,
     }
+
+
+@router.get("/deals/{number}/review")
+async def deal_review(
+    code: CodeDep,
+    number: int,
+    request: Request,
+    server: ServicesDep,
+    address: AddressDep,
+    seat: int | None = None,
+) -> dict[str, Any]:
+    """The coach's review of a seat of a finished deal (:mod:`rummy21.server.coach`): a
+    player's own seat (``seat`` left out or its own), or, for an outsider of a table with a
+    public history, the ``seat`` asked for. ``{"status": "running", "done", "total"}`` while it
+    is worked out (ask again), then ``{"status": "done", "review": …}``."""
+    room = await server.tables.read(code)
+    viewer = viewer_of(request, room, server, address)
+    wanted = viewer if seat is None else seat
+    if wanted is None:
+        raise RoomError("bad_request", "say which seat to review: ?seat=N (from 0)")
+    if viewer is not None and wanted != viewer:
+        raise RoomError("forbidden", "a player may review only its own seat")
+    if not 0 <= wanted < len(room.names):
+        raise RoomError("bad_request", f"the table has seats 0..{len(room.names) - 1}")
+    _finished(room, number)
+    lines = await server.store.read(partial(repository.deal_log, code=room.code, number=number))
+    name = room.names[wanted] or f"Seat {wanted + 1}"
+    try:
+        answer = await server.reviews.review(room.code, number, wanted, lines, name)
+    except ValueError as error:
+        raise RoomError("damaged", str(error)) from None
+    return {"code": room.code, "deal": number, "seat": wanted, **answer}

@@ -12,6 +12,9 @@ let viewer = null;
 let replay = null;
 let step = 0;
 let timer = null;
+let dealNumber = null;
+let review = null; // the coach's review of the deal shown, once loaded
+let reviewAsked = 0; // which ask is current (a newer deal or seat makes older answers stale)
 
 // GET with the seat's token; a 403 (a private table, no seat here) says what to do about it.
 async function get(path) {
@@ -123,6 +126,8 @@ async function openDeal(number) {
   }
   names = replay.names;
   viewer = replay.viewer;
+  dealNumber = number;
+  resetReview();
   $("viewer").classList.remove("hidden");
   $("viewer-title").textContent = `Deal ${number + 1} — step by step`;
   $("slider").max = String(replay.frames.length - 1);
@@ -189,6 +194,7 @@ function show(index) {
       ),
     ),
   );
+  showStepVerdict();
   const last = step === replay.frames.length - 1;
   $("replay-result").replaceChildren(last ? resultTable(replay.result) : "");
   $("play").textContent = timer ? "Pause" : "Play";
@@ -251,6 +257,133 @@ function resultTable(r) {
     ),
   );
 }
+
+// ------------------------------------------------------------------ the coach's review
+const VERDICT_WORDS = {
+  best: "best",
+  good: "good",
+  inaccuracy: "inaccuracy",
+  mistake: "mistake",
+  blunder: "blunder",
+};
+
+function resetReview() {
+  review = null;
+  reviewAsked += 1;
+  $("review").classList.add("hidden");
+  $("review").replaceChildren();
+  $("review-progress").textContent = "";
+  $("step-verdict").classList.add("hidden");
+  const select = $("review-seat");
+  select.classList.toggle("hidden", viewer !== null);
+  if (viewer === null) {
+    select.replaceChildren(...names.map((n, i) => el("option", { value: String(i) }, n || `Seat ${i + 1}`)));
+  }
+  $("review-btn").textContent = viewer === null ? "Review this seat" : "Review my play";
+  $("review-btn").disabled = false;
+}
+
+async function askReview() {
+  const asked = ++reviewAsked;
+  const seat = viewer === null ? Number($("review-seat").value) : viewer;
+  const query = viewer === null ? `?seat=${seat}` : "";
+  $("review-btn").disabled = true;
+  $("review-progress").textContent = "Reviewing…";
+  try {
+    for (;;) {
+      const answer = await get(`/api/tables/${code}/deals/${dealNumber}/review${query}`);
+      if (asked !== reviewAsked) return; // another deal or seat was asked for since
+      if (answer.status === "done") {
+        review = answer.review;
+        $("review-progress").textContent = "";
+        renderReview(seat);
+        show(step);
+        return;
+      }
+      const total = answer.total === null ? "…" : answer.total;
+      $("review-progress").textContent = `Reviewing… ${answer.done} of ${total} decisions`;
+      await new Promise((done) => setTimeout(done, 400));
+    }
+  } catch (error) {
+    if (asked === reviewAsked) {
+      $("review-progress").textContent = "";
+      showError(error.message);
+    }
+  } finally {
+    if (asked === reviewAsked) $("review-btn").disabled = false;
+  }
+}
+
+function decisionButton(d) {
+  const changed = d.best !== d.played;
+  return el(
+    "button",
+    {
+      class: `decision v-${d.verdict}`,
+      type: "button",
+      dataset: { step: d.step },
+      onclick: () => {
+        stop();
+        show(d.step);
+      },
+    },
+    el("span", { class: "turn" }, `Turn ${d.turn + 1}`),
+    el("span", { class: "played" }, d.played),
+    el("span", { class: `chip v-${d.verdict}` }, VERDICT_WORDS[d.verdict]),
+    changed ? el("span", { class: "best" }, `better: ${d.best}`) : null,
+    d.loss ? el("span", { class: "loss" }, `−${d.loss.toFixed(1)} ± ${d.stderr.toFixed(1)}`) : null,
+    d.reason ? el("span", { class: "why" }, d.reason) : null,
+  );
+}
+
+function renderReview(seat) {
+  const s = review.summary;
+  const counts = Object.entries(s.verdicts)
+    .filter(([, n]) => n)
+    .map(([v, n]) => `${n} ${v}`)
+    .join(", ");
+  const chart = el("img", {
+    class: "review-chart",
+    alt: `points lost through the deal: ${s.loss} in all`,
+    src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(review.chart)}`,
+  });
+  const biggest = review.biggest.map((i) => review.decisions[i]);
+  $("review").replaceChildren(
+    el(
+      "div",
+      { class: "review-head" },
+      el("b", {}, `${who(seat)}: accuracy ${s.accuracy.toFixed(1)}`),
+      ` · ${s.loss.toFixed(1)} points lost over ${review.decisions.length} decisions (${counts})`,
+    ),
+    chart,
+    biggest.length
+      ? el("div", { class: "biggest" }, el("h3", {}, "Biggest losses"), ...biggest.map(decisionButton))
+      : el("p", { class: "small muted" }, "No inaccuracy: every decision was best or as good."),
+    el(
+      "details",
+      { class: "all-decisions" },
+      el("summary", {}, "Every decision"),
+      ...review.decisions.map(decisionButton),
+    ),
+  );
+  $("review").classList.remove("hidden");
+}
+
+function showStepVerdict() {
+  const box = $("step-verdict");
+  const d = review?.decisions.find((x) => x.step === step);
+  box.classList.toggle("hidden", !d);
+  if (!d) return;
+  box.className = `step-verdict v-${d.verdict}`;
+  box.replaceChildren(
+    el("span", { class: `chip v-${d.verdict}` }, VERDICT_WORDS[d.verdict]),
+    ` ${d.played}`,
+    d.best !== d.played ? ` — better: ${d.best} (${d.loss.toFixed(1)} points)` : "",
+    d.reason ? el("div", { class: "small" }, d.reason) : null,
+  );
+}
+
+$("review-btn").addEventListener("click", askReview);
 
 function stop() {
   if (timer) clearInterval(timer);
