@@ -28,6 +28,7 @@ def _review(
     server_factory: Callable[..., Server],
     players: Callable[..., Player],
     device: dict[str, Any],
+    from_the_list: bool = False,
 ) -> Player:
     server = server_factory()
     made = server.create(["human", "greedy"], seed=3, deals=3)
@@ -35,9 +36,12 @@ def _review(
     _play_a_deal_by_throwing_what_i_draw(player)
     page = player.page
     page.goto(f"{server.url}/t/{made['code']}/history")
-    page.click(".deal-item")
-    page.wait_for_selector("#viewer:not(.hidden)")
-    page.click("#review-btn")
+    if from_the_list:  # the Review beside the deal in the list
+        page.click(".review-link")
+    else:  # the deal opened, then its Review my play
+        page.click(".deal-item")
+        page.wait_for_selector("#viewer:not(.hidden)")
+        page.click("#review-btn")
     page.wait_for_selector("#review:not(.hidden)", timeout=120_000)
     return player
 
@@ -45,7 +49,7 @@ def _review(
 def test_a_player_reviews_a_finished_deal_and_jumps_to_its_worst_move(
     server_factory: Callable[..., Server], players: Callable[..., Player]
 ) -> None:
-    player = _review(server_factory, players, DESKTOP)
+    player = _review(server_factory, players, DESKTOP, from_the_list=True)
     page = player.page
     head = page.locator(".review-head").inner_text()
     assert "accuracy" in head and "decisions" in head

@@ -58,28 +58,46 @@ async function loadList() {
     if (!data.finished.length) $("deals").replaceChildren(el("div", { class: "muted" }, "No deal has finished yet."));
     else
       $("deals").replaceChildren(
-        ...data.finished.map((d) =>
-          el(
-            "button",
-            {
-              class: "deal-item",
-              type: "button",
-              dataset: { deal: d.deal },
-              onclick: () => openDeal(d.deal),
-            },
+        ...data.finished
+          .map((d) =>
             el(
-              "span",
-              {},
-              el("b", {}, `Deal ${d.deal + 1}`),
-              ` · ${d.winner === null ? "wash" : `${who(d.winner)} won`} · ${d.reason === "declared" ? `option ${d.option}` : d.reason.replace("_", " ")} · ${d.turns} turns`,
+              "button",
+              {
+                class: "deal-item",
+                type: "button",
+                dataset: { deal: d.deal },
+                onclick: () => openDeal(d.deal),
+              },
+              el(
+                "span",
+                {},
+                el("b", {}, `Deal ${d.deal + 1}`),
+                ` · ${d.winner === null ? "wash" : `${who(d.winner)} won`} · ${d.reason === "declared" ? `option ${d.option}` : d.reason.replace("_", " ")} · ${d.turns} turns`,
+              ),
+              el(
+                "span",
+                {},
+                d.scores.map((s, i) => el("span", { class: scoreClass(s) }, `${i ? " / " : ""}${signed(s)}`)),
+              ),
             ),
+          )
+          .flatMap((item, i) => [
+            item,
             el(
-              "span",
-              {},
-              d.scores.map((s, i) => el("span", { class: scoreClass(s) }, `${i ? " / " : ""}${signed(s)}`)),
+              "button",
+              {
+                class: "btn ghost small review-link",
+                type: "button",
+                dataset: { review: data.finished[i].deal },
+                "aria-label": `Review deal ${data.finished[i].deal + 1}`,
+                onclick: async () => {
+                  await openDeal(data.finished[i].deal);
+                  if (dealNumber === data.finished[i].deal) askReview();
+                },
+              },
+              "Review",
             ),
-          ),
-        ),
+          ]),
       );
     const totals = $("totals");
     totals.replaceChildren(
