@@ -4,10 +4,8 @@
 # no tuning (tuning: bench/one_seat.py --seed 5, journals in docs/bots/tune/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-run() {  # journal, then the tournament's arguments
-    local journal=$1; shift
-    rummy21 tournament "$@" --jobs 2 --resume "docs/bots/$journal.jsonl" > "docs/bots/$journal.txt"
-}
+source bench/resumable.sh
+run() { run_in docs/bots "$@"; }
 run clairvoyant_expert_p4_s41 --bots clairvoyant,expert -p 4 -k 300 --seed 41
 run search_expert_p4_s41 --bots search,expert -p 4 -k 300 --seed 41
 run search_expert_p4_s42 --bots search,expert -p 4 -k 300 --seed 42

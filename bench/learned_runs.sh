@@ -3,10 +3,8 @@
 # Seeds 71-74 are used by no training (the teacher's deals: rummy21 learn teach --seed 1000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-run() {  # journal, then the tournament's arguments
-    local journal=$1; shift
-    rummy21 tournament "$@" --jobs 2 --resume "docs/learn/$journal.jsonl" > "docs/learn/$journal.txt"
-}
+source bench/resumable.sh
+run() { run_in docs/learn "$@"; }
 run learned_expert_p4_s71 --bots learned,expert -p 4 -k 300 --seed 71
 run learned_expert_p2_s72 --bots learned,expert -p 2 -k 300 --seed 72
 run learned_greedy_p4_s73 --bots learned,greedy -p 4 -k 300 --seed 73
