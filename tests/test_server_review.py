@@ -17,7 +17,9 @@ from test_server_helpers import make_app
 from test_server_history import bearer, deal_logs, play
 
 from rummy21.review import review_deal
-from rummy21.server.coach import WORLDS
+
+WORLDS = 12
+"""The server's review budget in these tests (its default is the search's 96)."""
 
 
 def wait_review(client: TestClient, path: str, headers: dict[str, str]) -> list[dict[str, Any]]:
@@ -35,7 +37,7 @@ def wait_review(client: TestClient, path: str, headers: dict[str, str]) -> list[
 
 
 def test_a_player_reviews_its_own_seat_and_the_review_is_kept(tmp_path: Path) -> None:
-    with TestClient(make_app(tmp_path)) as client:
+    with TestClient(make_app(tmp_path, review_worlds=WORLDS)) as client:
         made, joined, _ = play(client, public=False)
         code = made["code"]
         path = f"/api/tables/{code}/deals/0/review"
@@ -71,7 +73,7 @@ def test_a_player_reviews_its_own_seat_and_the_review_is_kept(tmp_path: Path) ->
 
 
 def test_an_outsider_of_a_public_table_reviews_any_seat(tmp_path: Path) -> None:
-    with TestClient(make_app(tmp_path)) as client:
+    with TestClient(make_app(tmp_path, review_worlds=WORLDS)) as client:
         made, _, _ = play(client, public=True)
         path = f"/api/tables/{made['code']}/deals/1/review"
         assert client.get(path).status_code == 400  # which seat?

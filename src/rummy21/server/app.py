@@ -146,7 +146,7 @@ def create_app(
         except BaseException:
             store.close()
             raise
-        reviews = Reviews(store, bots)
+        reviews = Reviews(store, bots, settings.review_worlds)
         app.state.services = Services(settings, store, tables, guesses, reviews)
         app.state.tables = tables
         try:

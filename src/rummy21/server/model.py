@@ -17,6 +17,7 @@ from typing import Literal, TypeAlias
 from pydantic import TypeAdapter
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
+from rummy21.bots.search import DEFAULT_SAMPLES
 from rummy21.game.match import DealFactory
 from rummy21.ruleset import RuleSet
 
@@ -93,6 +94,9 @@ class Settings:
     the database; a visit runs it again)."""
     finished_seconds: float = 60.0
     """A finished table nobody is connected to is evicted from memory after this long."""
+    review_worlds: int = DEFAULT_SAMPLES
+    """Worlds the coach samples a decision in the history page's reviews (the search's
+    default budget, as ``rummy21 review``)."""
 
 
 @pydantic_dataclass(frozen=True)
