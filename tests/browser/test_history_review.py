@@ -32,8 +32,10 @@ def _review(
 ) -> Player:
     server = server_factory()
     made = server.create(["human", "greedy"], seed=3, deals=3)
-    player = players(device).sit(server, made)
+    player = players(DESKTOP).sit(server, made)  # (the deal played with the mouse)
     _play_a_deal_by_throwing_what_i_draw(player)
+    if device is not DESKTOP:  # the history read on another device, by the same seat
+        player = players(device, name="reader").sit(server, made)
     page = player.page
     page.goto(f"{server.url}/t/{made['code']}/history")
     if from_the_list:  # the Review beside the deal in the list
