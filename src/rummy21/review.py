@@ -10,10 +10,11 @@ horizon: a declaration's winnings, the penalty it may pay), and the decision a *
 best alternative's expected points minus the played move's, paired world by world, with its
 standard error.
 
-The alternatives: at a draw, the stock, the open card (when it may be taken) and a drop (when
-allowed); after drawing, a valid declaration (the engine's finish card), the expert's
-discard and the search's other candidates (:meth:`~rummy21.bots.search.SearchBot.
-discard_candidates`), and the move played.
+The alternatives: at a draw, the stock and the open card (when it may be taken); after
+drawing, a valid declaration (the engine's finish card), the expert's discard and the
+search's other candidates
+(:meth:`~rummy21.bots.search.SearchBot.discard_candidates`), and the move played. A drop is
+judged against playing on as the bots decide drops (:func:`drop_judgement`).
 
 **Verdicts** (:data:`THRESHOLDS`, in points of loss): ``best`` — the move played is the best
 alternative; ``good`` — a loss under 5 points, or within two standard errors (the worlds

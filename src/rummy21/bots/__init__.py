@@ -104,7 +104,8 @@ def check_bot_name(name: str, research: bool = False) -> str:
         if _bot_kind(kind) is None:
             raise ValueError(
                 f"unknown bot kind {kind!r} in {name!r}; a search bot with its own budget is "
-                "'search:WORLDS', a trained policy 'rl:PATH' (pip install 'rummy21[train]')"
+                "'search:WORLDS', a trained policy 'rl:PATH' (pip install 'rummy21[train]'), "
+                "a program playing the bot protocol 'exec:COMMAND'"
             )
         if not argument.strip():
             raise ValueError(f"the bot {name!r} names no {kind} to load")
@@ -121,7 +122,7 @@ def check_bot_name(name: str, research: bool = False) -> str:
     if text.lower() not in BOT_NAMES:
         raise ValueError(
             f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)} "
-            "(or search:WORLDS, rl:PATH)"
+            "(or search:WORLDS, rl:PATH, exec:COMMAND)"
         )
     return text.lower()
 

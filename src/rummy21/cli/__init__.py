@@ -118,6 +118,7 @@ COMMANDS = {
     "serve": "serve",
     "learn": "learn",
     "review": "review",
+    "bot": "bot",
 }
 
 #: Errors writing the output that are the machine's, not the program's.

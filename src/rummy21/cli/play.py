@@ -21,6 +21,7 @@ from rich.text import Text
 from rummy21.analysis import Analysis, ShownGroup, analyze_counts
 from rummy21.bots import BOT_NAMES, Bot, make_bots, parse_bot_names
 from rummy21.bots.advice import Advice, advise
+from rummy21.bots.external import check_exec_names
 from rummy21.cards import Card, CardError, counts_of
 from rummy21.cli import EXIT_INTERRUPTED, app
 from rummy21.cli.card_text import card_text, cards_text, pretty_cards, sentence_text
@@ -631,7 +632,8 @@ def play_command(
         "greedy",
         "--bots",
         help=f"Bots for the other seats, comma-separated, repeated: {', '.join(BOT_NAMES)}, "
-        "or search:WORLDS (search with its own budget), or rl:PATH (a trained policy).",
+        "or search:WORLDS (search with its own budget), or rl:PATH (a trained policy), or "
+        "exec:COMMAND (a program playing the bot protocol).",
     ),
     rules: str = rules_option(),
     seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible deals."),
@@ -653,6 +655,7 @@ def play_command(
         if deals < 0:
             raise ValueError(f"--deals must be 0 (until you quit) or more, not {deals}")
         names = parse_bot_names(bots, players - 1)
+        check_exec_names(names)
         value = parse_point_value(point_value)
     except ValueError as error:
         err.print(f"error: {error}", markup=False)

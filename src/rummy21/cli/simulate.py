@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT, make_bots, parse_bot_names, play_deal
+from rummy21.bots.external import check_exec_names
 from rummy21.cli import app
 from rummy21.cli.options import rules_option, turn_limit_option
 from rummy21.game.match import DealRecord, Match
@@ -74,7 +75,8 @@ def simulate_command(
         "random",
         "--bots",
         help=f"Comma-separated bots by seat, repeated to fill the table: {', '.join(BOT_NAMES)}, "
-        "or search:WORLDS (search with its own budget), or rl:PATH (a trained policy).",
+        "or search:WORLDS (search with its own budget), or rl:PATH (a trained policy), or "
+        "exec:COMMAND (a program playing the bot protocol).",
     ),
     turn_limit: int | None = turn_limit_option(DEFAULT_TURN_LIMIT),
     rules: str = rules_option(),
@@ -101,6 +103,7 @@ def simulate_command(
         if deals < 0:
             raise ValueError(f"--deals must be 0 or more, not {deals}")
         names = parse_bot_names(bots, players)
+        check_exec_names(names)
     except ValueError as error:
         err.print(f"error: {error}", markup=False, highlight=False)
         raise typer.Exit(2) from None

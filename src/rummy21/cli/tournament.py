@@ -60,7 +60,8 @@ def tournament_command(
         "--bots",
         help=f"Comma-separated bots to compare (at least 2): {', '.join(BOT_NAMES)}, "
         "or search:WORLDS (search with its own budget), or rl:PATH (a trained policy), or "
-        "clairvoyant (research only: the search told every hidden card).",
+        "exec:COMMAND (a program playing the bot protocol), or clairvoyant (research only: "
+        "the search told every hidden card).",
     ),
     players: int = typer.Option(4, "--players", "-p", help="Seats at the table."),
     deals: int = typer.Option(
@@ -239,6 +240,12 @@ def print_summary(summary: Summary, out: Console) -> None:
         "turns: a bot's turns per deal; move: its median time to choose a move. A difference "
         "whose interval excludes 0 is significant at the 95% level (paired by shoe)."
     )
+    for label, kinds in summary.faults:
+        counted = ", ".join(f"{n} {kind}" for kind, n in kinds)
+        out.print(
+            f"protocol faults of {label}: {counted} (each but stale cost a move, played as a "
+            "time-out; the program's stderr is in its log)"
+        )
 
 
 def _table(*headers: str) -> RichTable:

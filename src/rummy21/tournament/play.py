@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import Counter
 from collections.abc import Sequence
 
 from rummy21.bots import Bot, make_bot, play_deal, seat_seed
 from rummy21.bots.clairvoyant import CLAIRVOYANT, ClairvoyantBot
-from rummy21.game.actions import Action, Draw, Drop
+from rummy21.bots.external import fault_counts
+from rummy21.game.actions import Action, Draw, Drop, TimeOut
 from rummy21.game.match import deal_dealer, deal_seed
 from rummy21.game.table import Table
-from rummy21.game.view import View
+from rummy21.game.view import Phase, View
 from rummy21.tournament.records import DealOutcome, MoveTimes, ShoeRecord
 from rummy21.tournament.scheme import lineups
 from rummy21.tournament.settings import Settings
@@ -88,17 +90,21 @@ class _Clocked:
         start = time.perf_counter()
         action = self.bot.choose(view, legal_actions)
         self.times.append(time.perf_counter() - start)
-        if isinstance(action, Draw | Drop):
+        if isinstance(action, Draw | Drop) or (
+            isinstance(action, TimeOut) and view.phase is Phase.DRAW
+        ):
             self.turns += 1
         return action
 
 
 def play_shoe(settings: Settings, number: int) -> ShoeRecord:
     """Play shoe ``number`` of ``settings``' tournament: one deal per line-up, the same cards
-    and dealer each time, fresh bots each deal."""
+    and dealer each time, fresh bots each deal (an ``exec:`` bot's program is reused: its
+    faults, :mod:`rummy21.bots.external`, are counted per bot)."""
     rules = settings.rule_set()
     seed, dealer = shoe_seed(settings.seed, number), shoe_dealer(settings.players, number)
     times: list[list[float]] = [[] for _ in settings.bots]
+    faults: list[Counter[str]] = [Counter() for _ in settings.bots]
     deals = []
     for index, lineup in enumerate(lineups(len(settings.bots), settings.players)):
         table = Table(settings.players, rules, seed=seed, dealer=dealer)
@@ -107,6 +113,8 @@ def play_shoe(settings: Settings, number: int) -> ShoeRecord:
         )
         clocked = [_Clocked(bot, times[who]) for bot, who in zip(bots, lineup, strict=True)]
         result = play_deal(table, clocked)
+        for bot, who in zip(bots, lineup, strict=True):
+            faults[who].update(fault_counts(bot))
         deals.append(
             DealOutcome(
                 lineup,
@@ -119,4 +127,11 @@ def play_shoe(settings: Settings, number: int) -> ShoeRecord:
                 tuple(bot.turns for bot in clocked),
             )
         )
-    return ShoeRecord(number, seed, dealer, tuple(deals), tuple(MoveTimes.of(t) for t in times))
+    return ShoeRecord(
+        number,
+        seed,
+        dealer,
+        tuple(deals),
+        tuple(MoveTimes.of(t) for t in times),
+        tuple(tuple(sorted(f.items())) for f in faults),
+    )

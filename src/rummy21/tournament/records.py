@@ -1,8 +1,9 @@
 """What one shoe of a tournament leaves behind: each line-up's deal, and the bots' move times.
 
 A :class:`ShoeRecord` is a JSON line (the ``--json`` output and the ``--resume`` file) and
-reads back equal. Move times are kept apart (:class:`MoveTimes`, not compared): they vary
-from run to run, and nothing else may.
+reads back equal. Move times (:class:`MoveTimes`) and the protocol faults of ``exec:`` bots
+(a time-out depends on the machine) are kept apart, not compared: they vary from run to run,
+and nothing else may.
 
 >>> times = MoveTimes.of([0.001, 0.001, 0.002, 0.5])
 >>> times.moves, round(times.quantile(0.5) * 1000, 2), times.quantile(0.99) > 0.4
@@ -27,6 +28,10 @@ BINS_PER_DECADE = 20
 them is within 6 % of the true one, and a shoe's times take a few dozen numbers."""
 
 _SHORTEST = 1e-7
+
+Faults = tuple[tuple[str, int], ...]
+"""A bot's protocol faults in a shoe: ``(kind, count)`` pairs, by kind
+(:class:`rummy21.bots.external.Fault`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,13 +131,14 @@ class DealOutcome:
 @dataclass(frozen=True, slots=True)
 class ShoeRecord:
     """Shoe ``number``: its seed and dealer, one deal per line-up, and each bot's move times
-    (by bot index; left out of comparisons)."""
+    and protocol faults by kind (by bot index; left out of comparisons)."""
 
     number: int
     seed: int
     dealer: int
     deals: tuple[DealOutcome, ...]
     times: tuple[MoveTimes, ...] = field(default=(), compare=False)
+    faults: tuple[Faults, ...] = field(default=(), compare=False)
 
     def means(self, bots: int) -> tuple[float, ...]:
         """Each bot's mean score per deal over its seat-plays of this shoe: the unit the
@@ -151,8 +157,9 @@ class ShoeRecord:
 
     def to_dict(self, labels: Sequence[str]) -> dict[str, Any]:
         """The JSON line; ``labels`` name the bots (the per-bot means and times are keyed by
-        them; the means are for a reader, and recomputed when read back)."""
-        return {
+        them; the means are for a reader, and recomputed when read back; ``faults``, only
+        when a bot made some, holds those bots' faults by kind)."""
+        data: dict[str, Any] = {
             "shoe": self.number,
             "seed": self.seed,
             "dealer": self.dealer,
@@ -160,6 +167,11 @@ class ShoeRecord:
             "deals": [d.to_dict() for d in self.deals],
             "times": {label: t.to_dict() for label, t in zip(labels, self.times, strict=True)},
         }
+        if any(self.faults):
+            data["faults"] = {
+                label: dict(f) for label, f in zip(labels, self.faults, strict=True) if f
+            }
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], settings: Settings) -> ShoeRecord:
@@ -172,6 +184,7 @@ class ShoeRecord:
                 _int(data["dealer"]),
                 tuple(DealOutcome.from_dict(d) for d in data["deals"]),
                 tuple(MoveTimes.from_dict(data["times"][label]) for label in settings.labels),
+                _faults(data.get("faults"), settings.labels),
             )
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"not a shoe record (at {error})") from None
@@ -188,6 +201,17 @@ class ShoeRecord:
         ):
             raise ValueError(f"shoe {record.number} has a deal of another table size")
         return record
+
+
+def _faults(data: object, labels: Sequence[str]) -> tuple[Faults, ...]:
+    if data is None:
+        return ()
+    if not isinstance(data, dict):
+        raise ValueError(f"{data!r} is not the bots' faults")
+    kinds = [data.get(label, {}) for label in labels]
+    if not all(isinstance(k, dict) for k in kinds):
+        raise ValueError(f"{data!r} is not the bots' faults")
+    return tuple(tuple(sorted((str(kind), _int(n)) for kind, n in k.items())) for k in kinds)
 
 
 def _int(value: object) -> int:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummy21.bots import DEFAULT_TURN_LIMIT, check_bot_name
+from rummy21.bots.external import check_exec_names
 from rummy21.ruleset import RuleSet
 
 
@@ -44,6 +45,7 @@ class Settings:
             named = check_bot_name(name, research=True)
             if named != name:
                 raise ValueError(f"the bot {name!r} is named {named!r}")
+        check_exec_names(self.bots)
         rules = RuleSet.preset(self.rules)
         if not rules.min_players <= self.players <= rules.max_players:
             raise ValueError(

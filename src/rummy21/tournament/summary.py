@@ -27,7 +27,7 @@ from typing import Any
 
 from rummy21.game.events import EndReason
 from rummy21.game.settlement import Standing
-from rummy21.tournament.records import MoveTimes, ShoeRecord
+from rummy21.tournament.records import Faults, MoveTimes, ShoeRecord
 from rummy21.tournament.settings import Settings
 from rummy21.tournament.stats import Interval, bradley_terry, mean_interval
 
@@ -128,7 +128,8 @@ class Timing:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """The whole result; :attr:`timing` is not compared (it varies from run to run)."""
+    """The whole result; :attr:`timing` and :attr:`faults` are not compared (they vary from
+    run to run)."""
 
     settings: Settings
     shoes: int
@@ -139,11 +140,13 @@ class Summary:
     bots: tuple[BotResult, ...]
     pairs: tuple[PairResult, ...]
     timing: tuple[Timing, ...] = field(default=(), compare=False)
+    faults: tuple[tuple[str, Faults], ...] = field(default=(), compare=False)
+    """The protocol faults of the bots that made some (``exec:`` bots), by label, by kind."""
 
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` summary line: ``{"summary": {…}}``; its ``timing`` key is the part
-        that changes from run to run."""
-        return {
+        that changes from run to run (and ``faults``, there when a bot made some)."""
+        summary: dict[str, Any] = {
             "summary": {
                 "settings": self.settings.to_dict(),
                 "shoes": self.shoes,
@@ -157,6 +160,9 @@ class Summary:
                 "timing": [t.to_dict() for t in self.timing],
             }
         }
+        if self.faults:
+            summary["summary"]["faults"] = {label: dict(kinds) for label, kinds in self.faults}
+        return summary
 
 
 def summarize(settings: Settings, records: Iterable[ShoeRecord]) -> Summary:
@@ -191,6 +197,10 @@ def summarize(settings: Settings, records: Iterable[ShoeRecord]) -> Summary:
     ratings = bradley_terry(better)
     reasons = Counter(deal.reason.value for deal in deals)
     times = [sum((r.times[bot] for r in shoes if r.times), MoveTimes()) for bot in range(k)]
+    faults: list[Counter[str]] = [Counter() for _ in range(k)]
+    for record in shoes:
+        for bot, kinds in enumerate(record.faults):
+            faults[bot].update(dict(kinds))
     return Summary(
         settings,
         len(shoes),
@@ -225,4 +235,5 @@ def summarize(settings: Settings, records: Iterable[ShoeRecord]) -> Summary:
             Timing(labels[bot], t.moves, t.quantile(0.5), t.quantile(0.99))
             for bot, t in enumerate(times)
         ),
+        tuple((labels[bot], tuple(sorted(f.items()))) for bot, f in enumerate(faults) if f),
     )
