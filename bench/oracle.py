@@ -53,7 +53,11 @@ class OracleBot:
         return found
 
     def _rollout(self, action: Action, seat: int) -> int:
-        table = copy.deepcopy(self.table)
+        return self._played_out(copy.deepcopy(self.table), action, seat)
+
+    def _played_out(self, table: Table, action: Action, seat: int) -> int:
+        """``seat``'s score once ``action`` is played on ``table`` and every seat plays the
+        expert to the end of the deal."""
         table.apply(action)
         if not table.over:
             play_deal(table, [self.expert] * table.players)
@@ -61,11 +65,16 @@ class OracleBot:
         assert scores is not None
         return scores[seat]
 
-    def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
+    def _choices(self, view: View, legal_actions: Sequence[Action]) -> list[Action]:
+        """The candidates to compare, the expert's first (only it: nothing to compare)."""
         fallback = self.expert.choose(view, legal_actions)
         if isinstance(fallback, Declare | Drop):
-            return fallback
-        candidates = self._candidates(view, legal_actions, fallback)
+            return [fallback]
+        return self._candidates(view, legal_actions, fallback)
+
+    def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
+        candidates = self._choices(view, legal_actions)
+        fallback = candidates[0]
         if len(candidates) == 1:
             return fallback
         best: Action = fallback
@@ -106,10 +115,8 @@ class RolloutBot(OracleBot):
         self.worlds, self.seed, self.margin = worlds, seed, margin
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
-        fallback = self.expert.choose(view, legal_actions)
-        if isinstance(fallback, Declare | Drop):
-            return fallback
-        candidates = self._candidates(view, legal_actions, fallback)
+        candidates = self._choices(view, legal_actions)
+        fallback = candidates[0]
         if len(candidates) == 1:
             return fallback
         rng = random.Random(self.seed * 1_000_003 + view_digest(view))
@@ -120,11 +127,7 @@ class RolloutBot(OracleBot):
             reshuffle_seed = rng.randrange(1 << 30)
             for action in candidates:
                 guess = world_table(self.table, world, reshuffle_seed)
-                guess.apply(action)
-                if not guess.over:
-                    play_deal(guess, [self.expert] * guess.players)
-                assert guess.scores is not None
-                scores[action].append(guess.scores[view.seat])
+                scores[action].append(self._played_out(guess, action, view.seat))
         best: Action = fallback
         mine, best_gain = scores[fallback], 0.0
         for action in candidates[1:]:
