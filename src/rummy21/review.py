@@ -54,6 +54,7 @@ from rummy21.env.declaring import sound_declarations
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.events import Declared, Discarded, Drew, Dropped, Event
 from rummy21.game.log import load_log
+from rummy21.game.narration import Namer, Part, Sentence, plain
 from rummy21.game.settlement import Standing
 from rummy21.game.table import Table
 from rummy21.game.view import Phase, View
@@ -84,7 +85,13 @@ class Judged:
     loss: float
     stderr: float
     verdict: str
-    reason: str
+    sentence: Sentence
+    """Why the best move beats the one played (empty for best and good), to draw as an
+    interface draws the narration; :attr:`reason` is its plain text."""
+
+    @property
+    def reason(self) -> str:
+        return plain(self.sentence)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -192,65 +199,95 @@ def _points_left(view: View, card: Card) -> int:
     return analyze(hand, view.cut, view.rules).penalty.points
 
 
-def reason_for(view: View, played: Action, best: Action, expected: dict[Action, float]) -> str:
-    """One sentence on why ``best`` beats ``played``, in the narration's words."""
-    gap = expected[best] - expected[played]
+def default_name(seat: int | None) -> str:
+    """A seat as a review names it without the players' names: "Seat 2" for seat 1."""
+    return "" if seat is None else f"Seat {seat + 1}"
+
+
+def reason_for(
+    view: View,
+    played: Action,
+    best: Action,
+    expected: dict[Action, float],
+    name: Namer = default_name,
+) -> Sentence:
+    """One sentence on why ``best`` beats ``played``, in the narration's words: a
+    :data:`~rummy21.game.narration.Sentence` of text and cards, which each interface draws its
+    own way (:func:`~rummy21.game.narration.plain`); ``name`` names the other seats."""
+    gap = f"{expected[best] - expected[played]:.0f}"
     if isinstance(best, Declare):
         return (
-            f"You could declare, finishing with {best.finish}, and win about "
-            f"{expected[best]:.0f} points; {_said(played)} gave that up."
+            "You could declare, finishing with ",
+            best.finish,
+            f", and win about {expected[best]:.0f} points; ",
+            *_said(played),
+            " gave that up.",
         )
     if isinstance(played, Declare):
-        return f"Declaring now was wrong and costs {view.rules.wrong_declaration} points."
+        return (f"Declaring now was wrong and costs {view.rules.wrong_declaration} points.",)
     if isinstance(played, Drop):
         return (
             f"Dropping cost {view.drop_cost} points; playing on was expected to cost "
-            f"{-expected[best]:.0f}."
+            f"{-expected[best]:.0f}.",
         )
     if isinstance(best, Drop):
         return (
             f"This hand was worth dropping ({view.drop_cost} points): playing on was "
-            f"expected to cost {-expected[played]:.0f}."
+            f"expected to cost {-expected[played]:.0f}.",
         )
     if isinstance(played, Discard) and isinstance(best, Discard):
         mine, theirs = _points_left(view, played.card), _points_left(view, best.card)
-        feeds = ""
+        extra: tuple[Part, ...] = ()
+        if played.card in view.jokers.value_cards:
+            extra += (" (", played.card, " is a value card)")
         nxt = next_active(view)
         if nxt is not None and read_public(view).fed(nxt, played.card.index):
-            feeds = f", and {played.card} is near cards Seat {nxt + 1} is collecting"
-        value = (
-            f" ({played.card} is a value card)" if played.card in view.jokers.value_cards else ""
-        )
+            extra += (", and ", played.card, f" is near cards {name(nxt)} is collecting")
         if mine == theirs:
             return (
-                f"Letting go {best.card} instead was about {gap:.0f} points better over your "
-                f"next draws: both leave {mine} points in hand, but {best.card} keeps more ways "
-                f"to finish{value}{feeds}."
+                "Letting go ",
+                best.card,
+                f" instead was about {gap} points better over your next draws: both leave "
+                f"{mine} points in hand, but ",
+                best.card,
+                " keeps more ways to finish",
+                *extra,
+                ".",
             )
         return (
-            f"Letting go {best.card} instead keeps {theirs} points in hand against {mine} "
-            f"after {played.card}{value}{feeds}: about {gap:.0f} points better."
+            "Letting go ",
+            best.card,
+            f" instead keeps {theirs} points in hand against {mine} after ",
+            played.card,
+            *extra,
+            f": about {gap} points better.",
         )
     if isinstance(best, Draw) and view.top is not None:
         if best.source is Source.OPEN:
             return (
-                f"Taking {view.top.card} from the open pile was about {gap:.0f} points better "
-                "than a stock card."
+                "Taking ",
+                view.top.card,
+                f" from the open pile was about {gap} points better than a stock card.",
             )
-        return f"A stock card was about {gap:.0f} points better than taking {view.top.card}."
-    return f"{_said(best).capitalize()} was about {gap:.0f} points better."
+        return (f"A stock card was about {gap} points better than taking ", view.top.card, ".")
+    said = _said(best)
+    first = said[0]
+    head = (first[:1].upper() + first[1:],) if isinstance(first, str) else (first,)
+    return (*head, *said[1:], f" was about {gap} points better.")
 
 
-def _said(action: Action) -> str:
+def _said(action: Action) -> Sentence:
     if isinstance(action, Discard):
-        return f"letting go {action.card}"
+        return ("letting go ", action.card)
     if isinstance(action, Draw):
-        return "drawing from the stock" if action.source is Source.STOCK else "taking the open card"
+        return (
+            "drawing from the stock" if action.source is Source.STOCK else "taking the open card",
+        )
     if isinstance(action, Drop):
-        return "dropping"
+        return ("dropping",)
     if isinstance(action, Declare):
-        return f"declaring with {action.finish}"
-    return str(action)
+        return ("declaring with ", action.finish)
+    return (str(action),)
 
 
 def _played_action(event: Event) -> Action | None:
@@ -335,17 +372,44 @@ def finished_deal(log: str | Iterable[Any], seat: int) -> tuple[list[Event], lis
     return events, records, replayed.scores[seat]
 
 
-def _judged(search: SearchBot, table: Table, seat: int, record: int, played: Action) -> Judged:
+def namer(names: Sequence[str] | None) -> Namer:
+    """Seats named by ``names`` (their players' names; an empty one or none: "Seat N").
+
+    >>> name = namer(["Asha", ""])
+    >>> name(0), name(1)
+    ('Asha', 'Seat 2')
+    """
+    if not names:
+        return default_name
+
+    def name(seat: int | None) -> str:
+        if seat is not None and seat < len(names) and names[seat]:
+            return names[seat]
+        return default_name(seat)
+
+    return name
+
+
+def _judged(
+    search: SearchBot, table: Table, seat: int, record: int, played: Action, name: Namer
+) -> Judged:
     view, legal = table.view(seat), table.legal_actions()
     best, expected, loss, stderr = judge_decision(search, view, legal, played)
     missed = isinstance(best, Declare) and not isinstance(played, Declare)
     verdict = verdict_of(loss, stderr, best == played, missed)
-    reason = "" if verdict in ("best", "good") else reason_for(view, played, best, expected)
-    return Judged(record, table.turns, seat, played, best, expected, loss, stderr, verdict, reason)
+    sentence = () if verdict in ("best", "good") else reason_for(view, played, best, expected, name)
+    return Judged(
+        record, table.turns, seat, played, best, expected, loss, stderr, verdict, sentence
+    )
 
 
 def judge_record(
-    log: Sequence[str], record: int, seat: int, worlds: int = DEFAULT_SAMPLES, seed: int = 0
+    log: Sequence[str],
+    record: int,
+    seat: int,
+    worlds: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    names: Sequence[str] | None = None,
 ) -> tuple[Judged, float]:
     """One decision of a review on its own — the move of record ``record`` of the log (JSON
     lines), judged as :func:`review_deal` judges it — and the CPU seconds it took: a piece of
@@ -359,7 +423,8 @@ def judge_record(
     for event in events[1:record]:
         table.apply_recorded(event)
     search = SearchBot(samples=worlds, seed=seed, budget_s=float("inf"))
-    return _judged(search, table, seat, record, played), time.process_time() - started
+    judged = _judged(search, table, seat, record, played, namer(names))
+    return judged, time.process_time() - started
 
 
 def review_deal(
@@ -368,20 +433,21 @@ def review_deal(
     worlds: int = DEFAULT_SAMPLES,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    names: Sequence[str] | None = None,
 ) -> Review:
     """The review of ``seat`` in the finished deal ``log`` (JSON lines or event records),
     judged with ``worlds`` worlds a decision (seeded: the same review every time);
-    ``progress(done, total)`` after each decision. A :class:`ReviewError` for a log that is
-    no finished deal or a seat it does not have."""
+    ``progress(done, total)`` after each decision; ``names`` name the seats in the reasons.
+    A :class:`ReviewError` for a log that is no finished deal or a seat it does not have."""
     events, records, score = finished_deal(log, seat)
-    todo = set(records)
+    todo, name = set(records), namer(names)
     table = Table.start_of(events)
     search = SearchBot(samples=worlds, seed=seed, budget_s=float("inf"))
     judged: list[Judged] = []
     for number, event in enumerate(events[1:], 1):
         played = _played_action(event)
         if played is not None and number in todo:
-            judged.append(_judged(search, table, seat, number, played))
+            judged.append(_judged(search, table, seat, number, played, name))
             if progress is not None:
                 progress(len(judged), len(todo))
         table.apply_recorded(event)

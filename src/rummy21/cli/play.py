@@ -295,7 +295,7 @@ class Session:
         from rummy21.review import review_deal
 
         with self.out.status("Reviewing your decisions…"):
-            review = review_deal(table.log, seat=HUMAN)
+            review = review_deal(table.log, seat=HUMAN, names=self.names)
         print_review(self.out, review, "Your decisions in this deal")
 
     def play(self, table: Table) -> None:

@@ -23,8 +23,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from rummy21.bots.search import DEFAULT_SAMPLES
+from rummy21.cards import Card
 from rummy21.charts import line_chart
 from rummy21.cli import app
+from rummy21.game.narration import plain
 from rummy21.review import Review
 
 STYLES = {
@@ -125,7 +127,7 @@ def print_review(out: Console, review: Review, title: str) -> None:
             "" if d.best == d.played else str(d.best),
             f"{d.loss:.1f} ± {d.stderr:.1f}" if d.loss else "",
             f"[{style}]{d.verdict}[/]",
-            d.reason,
+            plain(d.sentence, Card.pretty),
         )
     out.print(table)
     counts = ", ".join(f"{n} {v}" for v, n in review.verdicts.items() if n)
@@ -138,5 +140,6 @@ def print_review(out: Console, review: Review, title: str) -> None:
     if worst:
         d = worst[0]
         out.print(
-            f"Biggest loss, turn {d.turn}: {d.played} ({d.verdict}, {d.loss:.0f}). {d.reason}"
+            f"Biggest loss, turn {d.turn}: {d.played} ({d.verdict}, {d.loss:.0f}). "
+            + plain(d.sentence, Card.pretty)
         )

@@ -20,10 +20,12 @@ from functools import partial
 from typing import Any
 
 from rummy21.bots.search import DEFAULT_SAMPLES
+from rummy21.cards import Card
 from rummy21.charts import line_chart
 from rummy21.game.log import load_log
+from rummy21.game.narration import plain
 from rummy21.game.table import Table
-from rummy21.review import Judged, Review, finished_deal, judge_record
+from rummy21.review import Judged, Review, finished_deal, judge_record, namer
 from rummy21.server import repository
 from rummy21.server.botpool import BotPool
 from rummy21.server.store import Store
@@ -64,6 +66,7 @@ def review_body(review: Review, steps: dict[int, int], name: str) -> dict[str, A
     for d in review.decisions:
         row = d.to_dict()
         row.pop("expected")
+        row["reason"] = plain(d.sentence, Card.pretty)
         row["step"] = steps.get(d.record)
         decisions.append(row)
     biggest = [review.decisions.index(d) for d in review.biggest(3)]
@@ -89,7 +92,7 @@ class Reviews:
         self._jobs: dict[tuple[str, int, int], _Job] = {}
 
     async def review(
-        self, code: str, number: int, seat: int, lines: Sequence[str], name: str
+        self, code: str, number: int, seat: int, lines: Sequence[str], names: Sequence[str]
     ) -> dict[str, Any]:
         """``{"status": "done", "review": …}`` once the review of ``seat`` in deal ``number``
         of table ``code`` is known; else ``{"status": "running", "done": k, "total": n}``
@@ -105,7 +108,7 @@ class Reviews:
         job = self._jobs.get(key)
         if job is None:
             job = self._jobs[key] = _Job()
-            job.task = asyncio.create_task(self._work(key, list(lines), name, job))
+            job.task = asyncio.create_task(self._work(key, list(lines), list(names), job))
         if job.error is not None:
             self._jobs.pop(key, None)
             raise ValueError(job.error)
@@ -116,7 +119,7 @@ class Reviews:
         return {"status": "running", "done": job.done, "total": job.total}
 
     async def _work(
-        self, key: tuple[str, int, int], lines: list[str], name: str, job: _Job
+        self, key: tuple[str, int, int], lines: list[str], names: list[str], job: _Job
     ) -> None:
         code, number, seat = key
         try:
@@ -125,10 +128,13 @@ class Reviews:
             judged: list[Judged] = []
             for record in records:
                 judged.append(
-                    await self.bots.run(QUEUE, judge_record, lines, record, seat, self.worlds, 0)
+                    await self.bots.run(
+                        QUEUE, judge_record, lines, record, seat, self.worlds, 0, names
+                    )
                 )
                 job.done += 1
             steps = await asyncio.to_thread(steps_of, lines)
+            name = namer(names)(seat)
             body = review_body(Review(seat, tuple(judged), score), steps, name)
             save = partial(
                 repository.save_review,

@@ -117,9 +117,8 @@ async def deal_review(
         raise RoomError("bad_request", f"the table has seats 0..{len(room.names) - 1}")
     _finished(room, number)
     lines = await server.store.read(partial(repository.deal_log, code=room.code, number=number))
-    name = room.names[wanted] or f"Seat {wanted + 1}"
     try:
-        answer = await server.reviews.review(room.code, number, wanted, lines, name)
+        answer = await server.reviews.review(room.code, number, wanted, lines, room.names)
     except ValueError as error:
         raise RoomError("damaged", str(error)) from None
     return {"code": room.code, "deal": number, "seat": wanted, **answer}
