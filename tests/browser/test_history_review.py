@@ -5,7 +5,6 @@ decision; a decision jumps the replay to its move, where its verdict is shown.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from browser.kit import DESKTOP, PHONE, Player, Server
 
@@ -24,34 +23,28 @@ def _play_a_deal_by_throwing_what_i_draw(player: Player) -> None:
     raise AssertionError("the deal did not end")
 
 
-def _review(
-    server_factory: Callable[..., Server],
-    players: Callable[..., Player],
-    device: dict[str, Any],
-    from_the_list: bool = False,
-) -> Player:
-    server = server_factory()
-    made = server.create(["human", "greedy"], seed=3, deals=3)
-    player = players(DESKTOP).sit(server, made)  # (the deal played with the mouse)
-    _play_a_deal_by_throwing_what_i_draw(player)
-    if device is not DESKTOP:  # the history read on another device, by the same seat
-        player = players(device, name="reader").sit(server, made)
+def _open_review(player: Player, server: Server, code: str, from_the_list: bool) -> None:
+    """The history page, and the review asked for: by the Review beside the deal in the
+    list, or by opening the deal and its Review my play."""
     page = player.page
-    page.goto(f"{server.url}/t/{made['code']}/history")
-    if from_the_list:  # the Review beside the deal in the list
+    page.goto(f"{server.url}/t/{code}/history")
+    if from_the_list:
         page.click(".review-link")
-    else:  # the deal opened, then its Review my play
+    else:
         page.click(".deal-item")
         page.wait_for_selector("#viewer:not(.hidden)")
         page.click("#review-btn")
     page.wait_for_selector("#review:not(.hidden)", timeout=120_000)
-    return player
 
 
-def test_a_player_reviews_a_finished_deal_and_jumps_to_its_worst_move(
+def test_a_player_reviews_a_finished_deal_on_a_desktop_and_on_a_phone(
     server_factory: Callable[..., Server], players: Callable[..., Player]
 ) -> None:
-    player = _review(server_factory, players, DESKTOP, from_the_list=True)
+    server = server_factory()
+    made = server.create(["human", "greedy"], seed=3, deals=3)
+    player = players(DESKTOP).sit(server, made)  # (the deal played with the mouse)
+    _play_a_deal_by_throwing_what_i_draw(player)
+    _open_review(player, server, made["code"], from_the_list=True)
     page = player.page
     head = page.locator(".review-head").inner_text()
     assert "accuracy" in head and "decisions" in head
@@ -69,19 +62,13 @@ def test_a_player_reviews_a_finished_deal_and_jumps_to_its_worst_move(
     player.shot("history-review-step")
     # Every decision is listed, each a jump.
     page.click(".all-decisions summary")
-    assert (
-        page.locator(".all-decisions .decision").count()
-        >= page.locator(".biggest .decision").count()
-    )
+    listed = page.locator(".all-decisions .decision").count()
+    assert listed >= page.locator(".biggest .decision").count()
     assert not player.errors
-
-
-def test_the_review_reads_on_a_phone(
-    server_factory: Callable[..., Server], players: Callable[..., Player]
-) -> None:
-    player = _review(server_factory, players, PHONE)
-    page = player.page
-    overflow = page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth")
+    # The same seat reads it on a phone (kept by the server: at once), nothing cut off.
+    reader = players(PHONE, name="reader").sit(server, made)
+    _open_review(reader, server, made["code"], from_the_list=False)
+    overflow = reader.page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth")
     assert overflow <= 1, overflow
-    player.shot("history-review-phone")
-    assert not player.errors
+    reader.shot("history-review-phone")
+    assert not reader.errors
