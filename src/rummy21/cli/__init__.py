@@ -14,6 +14,7 @@ import importlib
 import os
 import re
 import sys
+from typing import NoReturn
 
 import typer
 
@@ -36,6 +37,12 @@ EXTRAS = {
     "broker": "many serve processes on one database, serve --broker redis://…",
     "ray": "tournaments on Ray, tournament --backend ray",
 }
+
+
+def fail(message: str) -> NoReturn:
+    """Report bad input or usage on stderr, one line (``error: …``), and stop with status 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
 
 
 def version_text() -> str:

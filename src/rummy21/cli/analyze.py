@@ -21,7 +21,7 @@ import typer
 from rummy21 import workers
 from rummy21.analysis import Analysis, analyze
 from rummy21.cards import CardError
-from rummy21.cli import EXIT_INTERRUPTED, app
+from rummy21.cli import EXIT_INTERRUPTED, app, fail
 from rummy21.cli.options import rules_option
 from rummy21.distance import Distance, distance
 from rummy21.ruleset import RuleSet
@@ -268,12 +268,6 @@ def _open_batch(batch: str) -> TextIO:
     return open(batch, encoding="utf-8", errors="surrogateescape")
 
 
-def _fail(message: str) -> NoReturn:
-    """Report bad input on stderr, one line, and stop with status 2."""
-    print(f"error: {message}", file=sys.stderr)
-    raise typer.Exit(2)
-
-
 @app.command("analyze")
 def analyze_command(
     hand: list[str] | None = typer.Argument(None, help='21 or 22 cards, e.g. "AS 2S 3S …"'),
@@ -303,16 +297,16 @@ def analyze_command(
     try:
         rule_set = RuleSet.preset(rules)
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
     if batch is not None:
         if hand:
-            _fail("give either a hand or --batch, not both")
+            fail("give either a hand or --batch, not both")
         if cut is not None:
-            _fail("--cut is for one hand: each line of a batch names its own ('CUT: CARDS')")
+            fail("--cut is for one hand: each line of a batch names its own ('CUT: CARDS')")
         try:
             source = _open_batch(batch)
         except OSError as error:
-            _fail(f"cannot read {batch}: {error.strerror}")
+            fail(f"cannot read {batch}: {error.strerror}")
         with source:
             if jobs is None:  # a pipe streams (its writer may wait for each answer)
                 jobs = 0 if source.seekable() else 1
@@ -321,16 +315,16 @@ def analyze_command(
                     source, rule_set, sys.stdout, with_distance, jobs or workers.usable_cores()
                 )
             except Unreadable as error:  # the answers so far are out: say where it ended
-                _fail(f"stopped reading {batch}: {error}")
+                fail(f"stopped reading {batch}: {error}")
         raise typer.Exit(status)
     if not hand or cut is None:
-        _fail("give a hand and --cut CARD (or --batch FILE)")
+        fail("give a hand and --cut CARD (or --batch FILE)")
     if jobs is not None:
-        _fail("--jobs is for --batch: one hand is read in this process")
+        fail("--jobs is for --batch: one hand is read in this process")
     try:
         result = analyze(" ".join(hand), cut, rule_set)
     except (CardError, ValueError) as error:
-        _fail(str(error))
+        fail(str(error))
     if as_json:
         print(json.dumps(_with_distance(result, rule_set) if with_distance else result.to_dict()))
     else:

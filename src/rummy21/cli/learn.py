@@ -17,15 +17,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rummy21.bots import check_bot_name
-from rummy21.cli import app
+from rummy21.cli import app, fail
 
 learn = typer.Typer(no_args_is_help=True, help="Train the learned bot: teach, train, export.")
 app.add_typer(learn, name="learn")
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def _sizes(text: str, what: str) -> tuple[int, ...]:
@@ -34,7 +29,7 @@ def _sizes(text: str, what: str) -> tuple[int, ...]:
     except ValueError:
         sizes = ()
     if not sizes or min(sizes) < 1:
-        _fail(f"{what} is a comma-separated list of whole numbers, not {text!r}")
+        fail(f"{what} is a comma-separated list of whole numbers, not {text!r}")
     return sizes
 
 
@@ -56,10 +51,10 @@ def teach_command(
     try:
         check_bot_name(teacher)
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
     sizes = _sizes(players, "--players")
     if not all(2 <= n <= 6 for n in sizes):
-        _fail(f"--players takes table sizes from 2 to 6, not {players!r}")
+        fail(f"--players takes table sizes from 2 to 6, not {players!r}")
     run = TeacherRun(teacher, sizes, deals, deals_per_shard, seed, explore)
     columns = (TextColumn("teaching"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
@@ -69,7 +64,7 @@ def teach_command(
                 run, out, jobs, resume, lambda done, total, rows: bar.update(task, completed=done)
             )
         except ValueError as error:
-            _fail(str(error))
+            fail(str(error))
     typer.echo(
         f"{report['rows']:.0f} decisions in {report['seconds']:.0f} s "
         f"({report['per_second']:.1f} a second) written to {out}"
@@ -110,7 +105,7 @@ def train_command(
     try:
         train(shards, out, run, resume, show)
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 @learn.command("export")
@@ -128,9 +123,9 @@ def export_command(
     from rummy21.learn.train import export
 
     if not (out / "checkpoint.pt").is_file():
-        _fail(f"no checkpoint in {out}: run rummy21 learn train first")
+        fail(f"no checkpoint in {out}: run rummy21 learn train first")
     try:
         meta = export(out, network, head, top)
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
     typer.echo(f"wrote {network} (head {meta['head']}): play it as learned:{network}")

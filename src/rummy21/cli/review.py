@@ -25,7 +25,7 @@ from rich.table import Table as RichTable
 from rummy21.bots.search import DEFAULT_SAMPLES
 from rummy21.cards import Card
 from rummy21.charts import line_chart
-from rummy21.cli import app
+from rummy21.cli import app, fail
 from rummy21.game.narration import plain
 from rummy21.review import Review
 
@@ -36,11 +36,6 @@ STYLES = {
     "mistake": "dark_orange",
     "blunder": "bold red",
 }
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 @app.command("review")
@@ -62,7 +57,7 @@ def review_command(
     try:
         text = sys.stdin.read() if log == "-" else Path(log).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        _fail(f"cannot read {log}: {getattr(error, 'strerror', None) or error}")
+        fail(f"cannot read {log}: {getattr(error, 'strerror', None) or error}")
     console = Console(stderr=True)
     columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     problem = None
@@ -80,12 +75,12 @@ def review_command(
         except ReviewError as error:
             problem = str(error)
     if problem is not None:
-        _fail(problem)
+        fail(problem)
     if svg is not None:
         try:
             svg.write_text(review_chart(review, seat))
         except OSError as error:
-            _fail(f"cannot write {svg}: {error.strerror or error}")
+            fail(f"cannot write {svg}: {error.strerror or error}")
     if as_json:
         for decision in review.decisions:
             row = decision.to_dict()

@@ -8,11 +8,10 @@ import re
 import socket
 from enum import StrEnum
 from pathlib import Path
-from typing import NoReturn
 
 import typer
 
-from rummy21.cli import app
+from rummy21.cli import app, fail
 
 
 class LogLevel(StrEnum):
@@ -32,12 +31,6 @@ def default_db_url() -> str:
 
     folder = Path(user_data_dir("rummy21", appauthor=False))
     return f"sqlite:///{folder / 'rummy21.sqlite3'}"
-
-
-def _fail(message: str) -> NoReturn:
-    """Report a setting the server cannot start with, one line on stderr, status 2."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 _NODE = re.compile(r"^[A-Za-z0-9._-]{1,40}$")
@@ -61,27 +54,27 @@ def check_database(url: str) -> str:
     try:
         parsed = make_url(url)
     except (ArgumentError, ValueError):
-        _fail(f"--db {url!r} is not a database URL ({_URL_EXAMPLES})")
+        fail(f"--db {url!r} is not a database URL ({_URL_EXAMPLES})")
     shown = parsed.render_as_string(hide_password=True)
     try:
         engine = make_engine(url)
     except NoSuchModuleError:
-        _fail(f"--db {shown}: unknown kind of database {parsed.drivername!r} ({_URL_EXAMPLES})")
+        fail(f"--db {shown}: unknown kind of database {parsed.drivername!r} ({_URL_EXAMPLES})")
     except ImportError as error:
         if parsed.get_backend_name() == "postgresql":
-            _fail(
+            fail(
                 f"--db {shown} needs the PostgreSQL driver ({error.name or 'psycopg'}), which "
                 f"is not installed: pip install 'rummy21[postgres]'"
             )
-        _fail(
+        fail(
             f"--db {shown} needs the driver {error.name or parsed.drivername}, which is not "
             f"installed"
         )
     except OSError as error:  # the SQLite file's folder cannot be made
         reason = "a file is in the way" if isinstance(error, FileExistsError) else error.strerror
-        _fail(f"--db {shown}: cannot make the folder {error.filename or ''}: {reason}")
+        fail(f"--db {shown}: cannot make the folder {error.filename or ''}: {reason}")
     except SQLAlchemyError as error:
-        _fail(f"--db {shown}: {cause_of(error)}")
+        fail(f"--db {shown}: {cause_of(error)}")
     try:
         # A write the server would need (and its first connection, which sets SQLite's
         # journal mode): a scratch table, made and dropped; then the schema brought to the
@@ -91,9 +84,9 @@ def check_database(url: str) -> str:
             conn.execute(text("DROP TABLE rummy21_write_check"))
         upgrade(engine)
     except SQLAlchemyError as error:
-        _fail(f"cannot open the database {shown} for writing: {cause_of(error)}")
+        fail(f"cannot open the database {shown} for writing: {cause_of(error)}")
     except MigrationError as error:
-        _fail(f"--db {shown}: {error}")
+        fail(f"--db {shown}: {error}")
     finally:
         engine.dispose()
     return shown
@@ -106,24 +99,24 @@ def check_broker(url: str, db_url: str) -> str:
     from sqlalchemy.engine import make_url
 
     if make_url(db_url).get_backend_name() != "postgresql":
-        _fail(
+        fail(
             "--broker runs many processes on one database: give --db a PostgreSQL URL "
             "(e.g. postgresql+psycopg://user@host/rummy21)"
         )
     try:
         import redis
     except ImportError:
-        _fail(f"--broker needs the Redis client (redis), which is not installed: {BROKER_PIP}")
+        fail(f"--broker needs the Redis client (redis), which is not installed: {BROKER_PIP}")
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
     except ValueError as error:
-        _fail(f"--broker {url!r} is not a Redis URL ({error}; e.g. redis://127.0.0.1:6379/0)")
+        fail(f"--broker {url!r} is not a Redis URL ({error}; e.g. redis://127.0.0.1:6379/0)")
     shown = str(client.connection_pool.connection_kwargs.get("host", "?"))
     shown = f"redis://{shown}:{client.connection_pool.connection_kwargs.get('port', 6379)}"
     try:
         client.ping()
     except redis.RedisError as error:
-        _fail(f"--broker {shown} does not answer: {str(error).partition(chr(10))[0]}")
+        fail(f"--broker {shown} does not answer: {str(error).partition(chr(10))[0]}")
     finally:
         client.close()
     return shown
@@ -140,7 +133,7 @@ def check_address(host: str, port: int) -> None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((host, port))
     except OSError as error:
-        _fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+        fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
 
 
 @app.command()
@@ -261,14 +254,14 @@ def serve(
         from rummy21.server import create_app
         from rummy21.server.listen import run
     except ImportError as error:  # the optional dependencies are missing
-        _fail(f"rummy21 serve needs the server extras: pip install 'rummy21[server]' ({error})")
+        fail(f"rummy21 serve needs the server extras: pip install 'rummy21[server]' ({error})")
     if not host.strip():
-        _fail("--host must name an address to listen on (e.g. 127.0.0.1, or 0.0.0.0 for all)")
+        fail("--host must name an address to listen on (e.g. 127.0.0.1, or 0.0.0.0 for all)")
     url = default_db_url() if db is None else db
     shown = check_database(url)
     broker_shown = None if broker is None else check_broker(broker, url)
     if node is not None and not _NODE.match(node):
-        _fail("--node is 1 to 40 letters, digits and . _ -")
+        fail("--node is 1 to 40 letters, digits and . _ -")
     check_address(host, port)
     logging.basicConfig(
         level=LOG_LEVELS[log_level.value], format="%(levelname)s %(name)s: %(message)s"
