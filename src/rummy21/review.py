@@ -43,10 +43,9 @@ from dataclasses import dataclass
 from statistics import fmean, stdev
 from typing import Any
 
-from rummy21.analysis import analyze
 from rummy21.bots.evaluate import penalty_after
 from rummy21.bots.expert import ExpertBot
-from rummy21.bots.greedy import hopeless
+from rummy21.bots.greedy import play_on_cost
 from rummy21.bots.search import DEFAULT_SAMPLES, SearchBot
 from rummy21.bots.tracking import next_active, read_public
 from rummy21.cards import Card, counts_of
@@ -55,7 +54,6 @@ from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.events import Declared, Discarded, Drew, Dropped, Event
 from rummy21.game.log import load_log
 from rummy21.game.narration import Namer, Part, Sentence, plain
-from rummy21.game.settlement import Standing
 from rummy21.game.table import Table
 from rummy21.game.view import Phase, View
 
@@ -185,7 +183,7 @@ def _moves(search: SearchBot, view: View, legal: Sequence[Action], played: Actio
     if view.phase is Phase.DRAW:
         wanted: list[Action] = [Draw(Source.STOCK), Draw(Source.OPEN)]
     else:
-        fallback = ExpertBot().choose(view, legal)
+        fallback = search.expert.choose(view, legal)
         sound = [a for a in sound_declarations(view, legal) if isinstance(a, Declare)]
         if isinstance(fallback, Declare):  # (its finish card is the one it would let go)
             fallback = Discard(fallback.finish)
@@ -194,9 +192,11 @@ def _moves(search: SearchBot, view: View, legal: Sequence[Action], played: Actio
 
 
 def _points_left(view: View, card: Card) -> int:
-    hand = list(view.hand)
-    hand.remove(card)
-    return analyze(hand, view.cut, view.rules).penalty.points
+    """The penalty of the hand left by letting go ``card`` (the bots' cached reading, as the
+    search reads it)."""
+    counts = counts_of(view.hand)
+    counts[card.index] -= 1
+    return penalty_after(counts, view.cut, view.rules).points
 
 
 def default_name(seat: int | None) -> str:
@@ -302,18 +302,20 @@ def _played_action(event: Event) -> Action | None:
     return None
 
 
-def drop_judgement(view: View, legal: Sequence[Action], played: Action) -> float | None:
-    """A drop against playing on, as the bots decide drops (the expert's rule,
-    :func:`~rummy21.bots.greedy.hopeless`): playing on a hopeless hand is expected to cost its
-    penalty times the chance another seat wins first. The loss of the choice made (0 if it was
-    the rule's), or ``None`` when neither a drop was made nor the rule would make one."""
+def drop_judgement(
+    expert: ExpertBot, view: View, legal: Sequence[Action], played: Action
+) -> float | None:
+    """A drop against playing on, as the bots decide drops (:meth:`ExpertBot.drops
+    <rummy21.bots.expert.ExpertBot.drops>`): playing on a hopeless hand is expected to cost
+    what the rule counts (:func:`~rummy21.bots.greedy.play_on_cost`). The loss of the choice
+    made (0 if it was the rule's), or ``None`` when neither a drop was made nor the rule
+    would make one."""
     if Drop() not in legal:
         return None
     counts = counts_of(view.hand)
     now = penalty_after(counts, view.cut, view.rules)
-    others = sum(1 for s in view.seats if s.seat != view.seat and s.standing is Standing.ACTIVE)
-    play_on = now.points * others / (others + 1)
-    rule = not now.valid and hopeless(view, counts, now, ExpertBot().drop_points)
+    play_on = play_on_cost(view, now)
+    rule = expert.drops(view, counts, now)
     if isinstance(played, Drop):
         return 0.0 if rule else max(0.0, view.drop_cost - play_on)
     return max(0.0, play_on - view.drop_cost) if rule else None
@@ -324,10 +326,10 @@ def judge_decision(
 ) -> tuple[Action, dict[Action, float], float, float]:
     """The best move, every compared move's expected points, and the played move's loss
     with its standard error (paired by world). Drops are judged by :func:`drop_judgement`."""
-    dropping = drop_judgement(view, legal, played)
+    dropping = drop_judgement(search.expert, view, legal, played)
     if dropping is not None:
         if isinstance(played, Drop):
-            other = ExpertBot().choose(view, [a for a in legal if not isinstance(a, Drop)])
+            other = search.expert.choose(view, [a for a in legal if not isinstance(a, Drop)])
             if dropping == 0.0:
                 return played, {played: -float(view.drop_cost)}, 0.0, 0.0
             return (

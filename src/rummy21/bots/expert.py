@@ -218,15 +218,17 @@ class ExpertBot:
             stock += p * best
         return taken < stock - self.take_margin
 
+    def drops(self, view: View, counts: Sequence[int], now: Reading) -> bool:
+        """The expert's drop rule, before drawing: the hand ``counts`` (read as ``now``) is
+        no valid declaration and is hopeless (:func:`~rummy21.bots.greedy.hopeless`, from a
+        penalty of ``drop_points``). The learned bot and the coach ask it too."""
+        return not now.valid and hopeless(view, counts, now, self.drop_points)
+
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         counts = counts_of(view.hand)
         if any(isinstance(a, Draw) for a in legal_actions):
             now = penalty_after(counts, view.cut, view.rules)
-            if (
-                Drop() in legal_actions
-                and not now.valid
-                and hopeless(view, counts, now, self.drop_points)
-            ):
+            if Drop() in legal_actions and self.drops(view, counts, now):
                 return Drop()
             if view.top is not None and view.can_take_open and self._take_open(counts, view, now):
                 return Draw(Source.OPEN)

@@ -48,6 +48,13 @@ def pure_runs(counts: Sequence[int]) -> int:
     return found
 
 
+def play_on_cost(view: View, now: Reading) -> float:
+    """What playing on a hand read as ``now`` is expected to cost, as the drop rule counts it:
+    its penalty times the chance that one of the other active players wins first."""
+    others = sum(1 for s in view.seats if s.seat != view.seat and s.standing is Standing.ACTIVE)
+    return now.points * others / (others + 1)
+
+
 def hopeless(view: View, counts: Sequence[int], now: Reading, points: int) -> bool:
     """Whether to drop the hand ``counts`` (read as ``now``) before drawing: no pure-group
     save, a penalty of at least ``points``, no three-card pure run or tunnela, at most one
@@ -58,8 +65,7 @@ def hopeless(view: View, counts: Sequence[int], now: Reading, points: int) -> bo
     mask = view.jokers.joker_mask
     if pure_runs(counts) or sum(n for n, joker in zip(counts, mask, strict=True) if joker) > 1:
         return False
-    others = sum(1 for s in view.seats if s.seat != view.seat and s.standing is Standing.ACTIVE)
-    return now.points * others / (others + 1) > view.drop_cost
+    return play_on_cost(view, now) > view.drop_cost
 
 
 @dataclass(frozen=True, slots=True)

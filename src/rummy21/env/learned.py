@@ -5,8 +5,8 @@ actions — read as the environments read them (:class:`~rummy21.env.observation
 laid out for six seats whatever the table's size (:func:`features`), and plays the legal
 action its network scores best. It declares only as the engine's analysis would
 (:func:`~rummy21.env.declaring.sound_declarations`), and always when it can; it drops by the
-bots' drop rule (:func:`~rummy21.bots.greedy.hopeless`, with the expert's threshold: a drop is
-one decision in 250 of the teacher's, too rare to learn from): the network is asked only
+expert's drop rule (:meth:`~rummy21.bots.expert.ExpertBot.drops`: a drop is one decision
+in 250 of the teacher's, too rare to learn from): the network is asked only
 about draws and discards. ``learned`` plays the network shipped in the
 package (``rummy21/env/weights/learned.npz``, made by :mod:`rummy21.learn`); ``learned:PATH``
 plays another network file of the same format (:mod:`rummy21.env.network`). Making or playing
@@ -33,7 +33,6 @@ from rummy21.analysis import analyze
 from rummy21.bots import BOT_KINDS
 from rummy21.bots.evaluate import penalty_after
 from rummy21.bots.expert import ExpertBot, release_readings
-from rummy21.bots.greedy import hopeless
 from rummy21.bots.tracking import NEAR, next_active, read_public
 from rummy21.cards import JOKER_INDEX, TYPE_COUNT, counts_of
 from rummy21.env.actions import ACTION_COUNT, ACTIONS, DECLARE, DISCARD, mask_of
@@ -44,8 +43,6 @@ from rummy21.game.actions import Action, Declare, Drop
 from rummy21.game.turn import kept_after_taking
 from rummy21.game.view import Phase, View
 
-DROP_POINTS = ExpertBot().drop_points
-"""The penalty from which the bot may drop a hopeless hand: the expert's."""
 SEATS = 6
 """The table size the network's input is laid out for: a smaller table's missing seats are 0."""
 OBSERVED = size(SEATS) + SEATS - 1
@@ -247,6 +244,7 @@ class LearnedBot:
             raise NetworkError(f"{self.name}: its meta names an unknown head {self.head!r}")
         self.top = int(self.network.meta.get("top", 3))
         self._encoders: dict[int, Encoder] = {}
+        self._expert = ExpertBot()  # (its drop rule)
 
     def outputs(self, view: View) -> tuple[Array, Array]:
         """The network's policy logits and action values (points) for ``view``."""
@@ -265,7 +263,7 @@ class LearnedBot:
         if Drop() in legal:
             counts = counts_of(view.hand)
             now = penalty_after(counts, view.cut, view.rules)
-            if not now.valid and hopeless(view, counts, now, DROP_POINTS):
+            if self._expert.drops(view, counts, now):
                 return Drop()
             legal = [a for a in legal if not isinstance(a, Drop)]
         mask = mask_of(legal).astype(bool)
