@@ -34,7 +34,7 @@ from rummy21.bots import BOT_KINDS
 from rummy21.bots.evaluate import penalty_after
 from rummy21.bots.expert import ExpertBot, release_readings
 from rummy21.bots.tracking import NEAR, next_active, read_public
-from rummy21.cards import JOKER_INDEX, TYPE_COUNT, counts_of
+from rummy21.cards import JOKER_INDEX, RANK_NAMES, TYPE_COUNT, Suit, counts_of
 from rummy21.env.actions import ACTION_COUNT, ACTIONS, DECLARE, DISCARD, mask_of
 from rummy21.env.declaring import hand_reading, sound_declarations
 from rummy21.env.network import Array, Network, NetworkError, load_network
@@ -99,8 +99,8 @@ CARD_FIELDS = (
     "taken",
 )
 """The observation's fields made of card-type planes (one entry per card type, per seat)."""
-SUITS = 4
-RANKS = 13
+SUITS = len(Suit)
+RANKS = len(RANK_NAMES)
 
 
 def suit_maps(order: Sequence[int]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
@@ -155,12 +155,11 @@ def reading(view: View, out: Array) -> None:
             row[c.index] += 1.0
     for c in analysis.penalty.loose:
         planes[2, c.index] += 1.0
-    counts = np.asarray(counts_of(view.hand), dtype=np.float32)
-    planes[3] = _NEAR @ counts
+    held = counts_of(view.hand)
+    planes[3] = _NEAR @ np.asarray(held, dtype=np.float32)
     if analysis.discard is not None:
         planes[4, analysis.discard.index] = 1.0
     if view.phase is Phase.DISCARD:
-        held = counts_of(view.hand)
         blocked = None if view.blocked is None else view.blocked.index
         for index, left in release_readings(held, blocked, view).items():
             planes[5, index] = left.points / 120
@@ -169,10 +168,7 @@ def reading(view: View, out: Array) -> None:
     planes[7] = np.asarray(public.live, dtype=np.float32) / 3
     following = next_active(view)
     if following is not None:
-        taken = np.asarray(public.taken[following], dtype=np.float32)
-        feeds = _NEAR @ taken + taken  # (the kinds near each, itself too: Public.fed)
-        feeds[JOKER_INDEX] = 0.0
-        planes[8] = np.minimum(feeds, 2.0) / 2
+        planes[8, :JOKER_INDEX] = [public.fed(following, i) / 2 for i in range(JOKER_INDEX)]
     scalars = out[len(PLANES) * card :]
     scalars[0] = analysis.penalty.points / 120
     scalars[1] = analysis.valid
