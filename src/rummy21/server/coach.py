@@ -22,12 +22,11 @@ from typing import Any
 from rummy21.bots.search import DEFAULT_SAMPLES
 from rummy21.cards import Card
 from rummy21.charts import line_chart
-from rummy21.game.log import load_log
 from rummy21.game.narration import plain
-from rummy21.game.table import Table
 from rummy21.review import Judged, Review, finished_deal, judge_record, namer
 from rummy21.server import repository
 from rummy21.server.botpool import BotPool
+from rummy21.server.replay import frame_of_records
 from rummy21.server.store import Store
 
 log = logging.getLogger("rummy21.server")
@@ -44,19 +43,6 @@ class _Job:
     total: int | None = None
     error: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
-
-
-def steps_of(log_lines: Sequence[str]) -> dict[int, int]:
-    """For each record of the log that is a player action, the replay frame it makes
-    (:mod:`rummy21.server.replay`: frame 0 is the deal, then one frame per player action)."""
-    events = load_log(log_lines)
-    table = Table.start_of(events)
-    steps, frame = {}, 0
-    for number, event in enumerate(events[1:], 1):
-        if table.apply_recorded(event):
-            frame += 1
-            steps[number] = frame
-    return steps
 
 
 def review_body(review: Review, steps: dict[int, int], name: str) -> dict[str, Any]:
@@ -133,7 +119,7 @@ class Reviews:
                     )
                 )
                 job.done += 1
-            steps = await asyncio.to_thread(steps_of, lines)
+            steps = await asyncio.to_thread(frame_of_records, lines)
             name = namer(names)(seat)
             body = review_body(Review(seat, tuple(judged), score), steps, name)
             save = partial(

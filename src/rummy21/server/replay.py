@@ -120,6 +120,28 @@ def _replay(
     return table, frames
 
 
+def frame_of_records(log_lines: Iterable[Any]) -> dict[int, int]:
+    """For each record of the log that is a player action, the frame of :func:`replay_frames`
+    it makes (frame 0 is the deal, then one frame per player action, as :func:`_replay` counts
+    them): where the coach's decisions are on the history page's replay.
+
+    >>> from rummy21.bots import make_bots, play_deal
+    >>> table = Table(players=2, seed=4)
+    >>> _ = play_deal(table, make_bots(["random", "random"], seed=4))
+    >>> log = [e.to_dict() for e in table.log]
+    >>> max(frame_of_records(log).values()) == len(replay_frames(log, viewer=0)) - 1
+    True
+    """
+    events = load_log(log_lines)
+    table = Table.start_of(events)
+    steps, frame = {}, 0
+    for number, event in enumerate(events[1:], 1):
+        if table.apply_recorded(event):
+            frame += 1
+            steps[number] = frame
+    return steps
+
+
 def replay_frames(log: Iterable[Any], viewer: int | None) -> list[dict[str, Any]]:
     """One frame per player action of the deal ``log`` (after the first: the deal itself), as
     seat ``viewer`` saw it (``None``: a spectator)."""
