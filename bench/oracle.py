@@ -18,14 +18,12 @@ import random
 from collections.abc import Sequence
 from statistics import fmean, stdev
 
-from rummy21.bots import ExpertBot, play_deal
+from rummy21.bots import play_deal
 from rummy21.bots.determinize import World, sample_world
-from rummy21.bots.expert import release_order, release_readings
-from rummy21.bots.search import view_digest
+from rummy21.bots.search import SearchBot, view_digest
 from rummy21.bots.tracking import read_public
-from rummy21.cards import Card, counts_of
 from rummy21.game import Table
-from rummy21.game.actions import Action, Declare, Discard, Draw, Drop
+from rummy21.game.actions import Action, Declare, Draw, Drop
 from rummy21.game.view import View
 
 
@@ -36,21 +34,13 @@ class OracleBot:
 
     def __init__(self, table: Table, width: int = 4) -> None:
         self.table, self.width = table, width
-        self.expert = ExpertBot()
+        self.search = SearchBot(width=width)  # (its candidates; its expert decides the rest)
+        self.expert = self.search.expert
 
     def _candidates(self, view: View, legal: Sequence[Action], fallback: Action) -> list[Action]:
         if isinstance(fallback, Draw):
             return [fallback, *(a for a in legal if isinstance(a, Draw) and a != fallback)]
-        counts = counts_of(view.hand)
-        blocked = None if view.blocked is None else view.blocked.index
-        found: list[Action] = [fallback]
-        for i in release_order(release_readings(counts, blocked, view), view.jokers):
-            if len(found) >= self.width:
-                break
-            action = Discard(Card(i))
-            if action not in found and action in legal:
-                found.append(action)
-        return found
+        return self.search.discard_candidates(view, legal, fallback)
 
     def _rollout(self, action: Action, seat: int) -> int:
         return self._played_out(copy.deepcopy(self.table), action, seat)
