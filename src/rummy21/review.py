@@ -335,14 +335,14 @@ def judge_decision(
             return (
                 other,
                 {played: -float(view.drop_cost), other: dropping - view.drop_cost},
-                (dropping),
+                dropping,
                 0.0,
             )
         if dropping > 0.0:
             return (
                 Drop(),
                 {played: -view.drop_cost - dropping, Drop(): -float(view.drop_cost)},
-                (dropping),
+                dropping,
                 0.0,
             )
     moves = _moves(search, view, legal, played)
