@@ -144,6 +144,45 @@ def test_a_playout_scores_the_deal_not_the_penalty() -> None:
     assert after == pytest.approx(lost * points + (1 - lost) * left.reading.points)
 
 
+def test_a_table_playout_plays_every_seat_to_a_declaration() -> None:
+    """With ``table_rounds`` every seat plays: a seat that completes its hand from the stock
+    declares, and the bot then pays the penalty it holds — or wins from each other seat when
+    its own draw comes first and completes its hand."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from rummy21.bots.determinize import World
+    from rummy21.bots.evaluate import penalty_after
+    from rummy21.bots.search import Start
+    from rummy21.cards import counts_of, parse_cards
+    from rummy21.game.settlement import Standing
+    from rummy21.game.view import View
+    from rummy21.jokers import Jokers
+
+    cut = Card.parse("7D")
+    seats = [SimpleNamespace(standing=Standing.ACTIVE) for _ in range(2)]
+    view = cast(
+        View,
+        SimpleNamespace(
+            jokers=Jokers.from_cut(cut), cut=cut, rules=RuleSet(), players=2, seat=0, seats=seats
+        ),
+    )
+    near = parse_cards("7S 8S 9S 10S 2H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH")
+    loose = parse_cards("2S 5S 9S JS KS 3C 6C 10C QC AD 4D 8D 10D 2H 6H 9H QH KH 3S 7C JD")
+    mine, theirs = counts_of(loose), counts_of(near)
+    points = penalty_after(mine, cut).points
+    world = World(((), tuple(theirs)), (Card.parse("3H"), Card.parse("3H")))
+    bot = SearchBot(table_rounds=3)
+    opponents = bot._opponents(view, world)
+    # After a discard the other seat draws first: its 3H completes its hand.
+    start = Start(list(mine), points, 1, 2)
+    assert bot._table_playout(start, world, view, [], None, opponents) == points
+    # The bot's own stock draw comes first, and the other seat's hand is the bot's: it wins.
+    start = Start(list(theirs), penalty_after(theirs, cut).points, 0, 3, False)
+    order = opponents[0][2]  # (the release order of that hand)
+    assert bot._table_playout(start, world, view, order, None, opponents) == -bot.loser_points
+
+
 def test_search_worlds_is_a_bot_name_with_its_own_budget() -> None:
     from rummy21.bots import check_bot_name, parse_bot_names
 

@@ -182,6 +182,8 @@ class SearchBot:
         margin: float = 1.0,
         release_width: int = 5,
         share: float = 0.0,
+        table_rounds: int = 0,
+        take_gain: int = 10,
     ) -> None:
         self.samples, self.seed, self.horizon, self.width = samples, seed or 0, horizon, width
         self.feed = feed
@@ -191,6 +193,7 @@ class SearchBot:
         self.margin = margin
         self.release_width = release_width
         self.share = share
+        self.table_rounds, self.take_gain = table_rounds, take_gain
         self.expert = ExpertBot()
 
     # -- playouts -------------------------------------------------------------------------
@@ -227,6 +230,97 @@ class SearchBot:
             at += step
         return cost + alive * self._unfinished(points, step)
 
+    def _seats_after(self, view: View) -> list[int]:
+        """The other active seats in turn order after the bot's."""
+        return [
+            seat
+            for k in range(1, view.players)
+            if view.seats[seat := (view.seat + k) % view.players].standing is Standing.ACTIVE
+        ]
+
+    def _opponents(self, view: View, world: World) -> list[tuple[list[int], int, list[int]]]:
+        """Each other active seat's hand in ``world``, its penalty and release order."""
+        found = []
+        for seat in self._seats_after(view):
+            hand = list(world.hands[seat])
+            order = release_order(release_readings(list(hand), None, view), view.jokers)
+            found.append((hand, penalty_after(hand, view.cut, view.rules).points, order))
+        return found
+
+    def _turn(
+        self,
+        hand: list[int],
+        points: int,
+        order: Sequence[int],
+        open_card: int | None,
+        stock: Sequence[Card],
+        at: int,
+        view: View,
+    ) -> tuple[Release | None, int]:
+        """One seat's turn in a table playout: takes the open card if that lowers its
+        penalty by ``take_gain`` (or declares), else draws the stock's card at ``at``; then
+        lets go :func:`quick_release`'s card. Returns the release (``None``: the stock ran
+        out) and the stock index after the turn; ``hand`` is updated."""
+        jokers, rules = view.jokers, view.rules
+        if open_card is not None and not jokers.joker_mask[open_card]:
+            hand[open_card] += 1
+            tried = [i for i in order if hand[i] and i != open_card][: self.release_width]
+            if tried:
+                taken = best_release(hand, None, jokers, rules, tried)
+                if taken.declare or taken.reading.points <= points - self.take_gain:
+                    hand[taken.card.index] -= 1
+                    return taken, at
+            hand[open_card] -= 1
+        if at >= len(stock):
+            return None, at
+        drawn = stock[at].index
+        hand[drawn] += 1
+        release = quick_release(hand, drawn, order, jokers, rules, self.release_width)
+        if not release.declare:
+            hand[release.card.index] -= 1
+        return release, at + 1
+
+    def _table_playout(
+        self,
+        start: Start,
+        world: World,
+        view: View,
+        order: Sequence[int],
+        open_card: int | None,
+        opponents: Sequence[tuple[list[int], int, list[int]]],
+    ) -> float:
+        """A playout in which every active seat plays (:meth:`_turn`) for ``table_rounds``
+        rounds or until one declares: the bot pays the penalty it holds when another
+        declares, wins ``loser_points`` from each other seat when it does, and pays the
+        penalty left when the rounds end. ``start.waits``: the others play first (after a
+        discard); else the bot's first turn is a stock draw."""
+        stock = world.stock
+        others = [(list(h), p, o) for h, p, o in opponents]
+        mine, points = list(start.counts), start.points
+        win = float(self.loser_points * len(others))
+        at = 0
+        first = not start.waits
+        for _ in range(self.table_rounds):
+            if not first:
+                for k, (hand, their, their_order) in enumerate(others):
+                    release, at = self._turn(hand, their, their_order, open_card, stock, at, view)
+                    if release is None:
+                        return float(points)
+                    if release.declare:
+                        return float(points)
+                    others[k] = (hand, release.reading.points, their_order)
+                    open_card = release.card.index
+            offer = None if first else open_card
+            first = False
+            release, at = self._turn(mine, points, order, offer, stock, at, view)
+            if release is None:
+                return float(points)
+            if release.declare:
+                return -win
+            points = release.reading.points
+            open_card = release.card.index
+        return float(points)
+
     def _unfinished(self, points: int, step: int) -> float:
         """What a playout that has not ended by its horizon costs: the penalty held (``share``
         0), or, as ``share`` goes to 1, its fair share of the rest of the deal — each of the
@@ -257,11 +351,18 @@ class SearchBot:
     def _active(self, view: View) -> int:
         return sum(1 for s in view.seats if s.standing is Standing.ACTIVE)
 
-    def _evaluate(self, view: View, starts: dict[Action, Start]) -> dict[Action, list[float]]:
+    def _evaluate(
+        self,
+        view: View,
+        starts: dict[Action, Start],
+        opens: dict[Action, int | None] | None = None,
+    ) -> dict[Action, list[float]]:
         """Each candidate's playout scores, one per world, over the same worlds; sampling
         stops early only past ``budget_s``."""
         clock = time.thread_time()
         step = self._active(view)
+        opens = opens or {}
+        opens = {a: opens.get(a) for a in starts}
         scores: dict[Action, list[float]] = {a: [] for a in starts}
         orders: dict[Action, Sequence[int]] = {
             a: release_order(release_readings(list(start.counts), None, view), view.jokers)
@@ -270,6 +371,15 @@ class SearchBot:
             for a, start in starts.items()
         }
         for world in self._worlds(view):
+            if self.table_rounds:
+                opponents = self._opponents(view, world)
+                for action, start in starts.items():
+                    scores[action].append(
+                        self._table_playout(
+                            start, world, view, orders[action], opens[action], opponents
+                        )
+                    )
+                continue
             for action, start in starts.items():
                 scores[action].append(self._playout(start, world, step, view, orders[action]))
             if time.thread_time() - clock > self.budget_s:
@@ -315,6 +425,7 @@ class SearchBot:
         win = float(self.loser_points * (step - 1))
         counts = counts_of(view.hand)
         starts: dict[Action, Start] = {}
+        opens: dict[Action, int | None] = {}
         fixed: dict[Action, float] = {}
         extra: dict[Action, float] = {}
         nxt = next_active(view)
@@ -332,6 +443,7 @@ class SearchBot:
                 after[move.card.index] -= 1
                 points = penalty_after(after, view.cut, view.rules).points
                 starts[move] = Start(after, points, step - 1, self.horizon)
+                opens[move] = move.card.index
                 if public is not None and nxt is not None:
                     extra[move] = self.feed * public.fed(nxt, move.card.index)
             elif isinstance(move, Draw) and move.source is Source.OPEN:
@@ -347,6 +459,7 @@ class SearchBot:
                 taking[taken.card.index] -= 1
                 # Taking the open card keeps it: the next stock draw comes after the others'.
                 starts[move] = Start(taking, taken.reading.points, step - 1, self.horizon)
+                opens[move] = taken.card.index
             elif isinstance(move, Draw):
                 now = penalty_after(counts, view.cut, view.rules).points
                 # From the stock: the playout's first draw is the stock's top card, and one
@@ -354,7 +467,7 @@ class SearchBot:
                 starts[move] = Start(list(counts), now, 0, self.horizon + 1, False)
             else:
                 raise ValueError(f"the search cannot judge {move}")
-        scores = self._evaluate(view, starts) if starts else {}
+        scores = self._evaluate(view, starts, opens) if starts else {}
         worlds = max((len(v) for v in scores.values()), default=1)
         judged: dict[Action, list[float]] = {}
         for move in moves:
