@@ -5,7 +5,10 @@ misbehaves as told on its N-th move request.
 
 MODE: ``legal``; ``crash`` (exits), ``hang`` (answers 0.65 s late), ``garbage`` (writes what
 is not JSON), ``illegal`` (names a move that is not legal), ``stale`` (answers another id
-first, then the right one). With LOG it appends every line it reads to that file.
+first, then the right one); ``layout`` (declares, at its first move after drawing from the
+N-th on, with the card it drew and a layout of three other cards of its hand), ``badlayout``
+(the same with a card it does not hold in the layout). With LOG it appends every line it
+reads to that file (:func:`heard` reads it back).
 """
 
 from __future__ import annotations
@@ -13,7 +16,22 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+
+def heard(log: Path) -> list[dict[str, Any]]:
+    """The messages the bot read, from its LOG (once its input is closed, all of them)."""
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def keys_of(value: object) -> set[str]:
+    """Every key of every object in ``value``, at any depth."""
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys_of(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_of(v)}
+    return set()
 
 
 def legal_move(message: dict[str, Any]) -> str:
@@ -38,6 +56,15 @@ def main(argv: list[str]) -> None:
             continue
         moves += 1
         answer = {"id": message["id"], "action": legal_move(message)}
+        drawn = message["view"]["drawn"]
+        if mode in ("layout", "badlayout") and 0 < when <= moves and drawn is not None:
+            hand = list(message["view"]["hand"])
+            hand.remove(drawn)
+            shown = hand[:3]
+            if mode == "badlayout":
+                shown[2] = next(c for c in ("JK", "AS", "2S", "3S", "4S") if c not in hand)
+            answer["action"] = f"declare {drawn}: {' '.join(shown)}"
+            when = 0  # (once)
         if moves == when:
             print(f"misbehaving: {mode}", file=sys.stderr, flush=True)
             if mode == "crash":

@@ -1,6 +1,8 @@
 """The bot protocol (``exec:COMMAND``): real programs through the real harness. Bots that play
 legally, crash, hang, write garbage, name illegal moves or answer stale ids: every deal and
-tournament completes, each fault is counted, and a bot is told its View and nothing more.
+tournament completes, each fault is counted (and reported), and a bot is told its View, the
+public events and the public result, nothing more. Declarations with a layout; ``--bot-time``.
+(At live tables: ``test_bot_live``.)
 
 Deals are tiny (2 seats, short turn limits) and the time a move is short (0.5 s).
 """
@@ -16,19 +18,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from protocol_bot import heard, keys_of
 from typer.testing import CliRunner
 
-import rummy21.cli.bot  # noqa: F401  (registers the command)
+import rummy21.cli.bot  # (these register their commands)
+import rummy21.cli.play
+import rummy21.cli.simulate
+import rummy21.cli.tournament  # noqa: F401
 from rummy21.bots import Bot, ExpertBot, RandomBot, check_bot_name, make_bot, play_deal
 from rummy21.bots.external import ExecBot, fault_counts, stop_all
 from rummy21.cli import app
 from rummy21.game import Table
 from rummy21.game.actions import Action
-from rummy21.game.events import TimedOut
+from rummy21.game.events import Declared, TimedOut
 from rummy21.game.match import Match
+from rummy21.game.settlement import Settlement
 from rummy21.game.view import View
 from rummy21.ruleset import RuleSet
-from rummy21.tournament import Settings, ShoeRecord, run_shoes, summarize
+from rummy21.tournament import Settings, ShoeRecord, render_report, run_shoes, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
 HELPER = Path(__file__).with_name("protocol_bot.py")
@@ -131,7 +138,7 @@ def test_a_program_that_cannot_start_is_a_crash() -> None:
 
 
 class _Watching:
-    """Plays the bot, keeping what its seat's View was at each of its moves."""
+    """Plays the bot, keeping what its seat's View was at each of its moves and at the end."""
 
     def __init__(self, bot: ExecBot) -> None:
         self.bot, self.name = bot, bot.name
@@ -141,35 +148,34 @@ class _Watching:
         self.views.append(json.loads(json.dumps(view.to_dict())))
         return self.bot.choose(view, legal_actions)
 
+    def deal_over(self, view: View, result: Settlement) -> None:
+        self.views.append(json.loads(json.dumps(view.to_dict())))
+        self.bot.deal_over(view, result)
+
 
 def test_a_bot_is_told_its_view_and_public_events_only(tmp_path: Path) -> None:
     log = tmp_path / "heard.jsonl"
     watching = _Watching(ExecBot(command("legal", "0", str(log)), seed=5))
     table = Table(2, RULES, seed=9)
-    play_deal(table, [watching, ExpertBot()])
-    heard = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
-    assert [m["type"] for m in heard[:2]] == ["hello", "start"]
-    assert heard[0] == {"type": "hello", "protocol": 1, "seat": 0}
-    assert heard[1]["seed"] == 5 and heard[1]["seat"] == 0
-    assert {m["type"] for m in heard} == {"hello", "start", "events", "move"}
-    moves = [m for m in heard if m["type"] == "move"]
+    result = play_deal(table, [watching, ExpertBot()])
+    stop_all()  # (its input closed: every line it was sent is in the log)
+    messages = heard(log)
+    assert [m["type"] for m in messages[:2]] == ["hello", "start"]
+    assert messages[0] == {"type": "hello", "protocol": 2, "seat": 0}
+    assert messages[1]["seed"] == 5 and messages[1]["seat"] == 0
+    assert {m["type"] for m in messages} == {"hello", "start", "events", "move", "end"}
+    moves = [m for m in messages if m["type"] == "move"]
     # Each move carries exactly the View of its own seat, nothing else.
-    assert [m["view"] for m in moves] == watching.views
+    assert [m["view"] for m in moves] == watching.views[:-1]
     assert all(set(m) == {"type", "id", "view", "legal"} for m in moves)
-    # And the events told are the public history, once each.
-    told = [e for m in heard if m["type"] == "events" for e in m["events"]]
-    assert told == moves[-1]["view"]["history"]
+    # The events told are the public history, once each, to the deal's end.
+    told = [e for m in messages if m["type"] == "events" for e in m["events"]]
+    assert told == watching.views[-1]["history"] and told[-1]["action"] == "deal_ended"
+    # And the end is the result as the seat is shown it (a dropped hand of another folded).
+    shown = json.loads(json.dumps(result.public_dict(0)))
+    assert messages[-1] == {"type": "end", "seat": 0, **shown}
     assert all(m["view"]["seat"] == 0 for m in moves)
-    assert not keys_of(heard) & {"hands", "stock", "shoe", "log"}
-
-
-def keys_of(value: object) -> set[str]:
-    """Every key of every object in ``value``, at any depth."""
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys_of(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys_of(v)}
-    return set()
+    assert not keys_of(messages) & {"hands", "stock", "shoe", "log"}
 
 
 def test_bots_that_misbehave_do_not_stop_a_tournament() -> None:
@@ -191,6 +197,89 @@ def test_bots_that_misbehave_do_not_stop_a_tournament() -> None:
     assert records[1].to_dict(settings.labels)["faults"] == {settings.labels[0]: {"crash": 2}}
     again = ShoeRecord.from_dict(line, settings)
     assert again == records[0] and again.faults == records[0].faults
+
+
+def test_a_declaration_may_show_its_own_layout() -> None:
+    bot = ExecBot(command("layout", "4"))
+    (table,) = play(bot)
+    (declared,) = [e for e in table.log if isinstance(e, Declared) and e.seat == 0]
+    assert declared.groups is not None and len(declared.groups) == 1
+    assert len(declared.groups[0]) == 3 and bot.faults == {}
+
+
+def test_a_layout_of_cards_not_held_is_illegal() -> None:
+    bot = ExecBot(command("badlayout", "4"))
+    (table,) = play(bot)
+    assert table.over and dict(bot.faults) == {"illegal": 1} and timeouts_of(table, 0) == 1
+    assert "which is not in its hand (besides the finish card)" in bot.examples["illegal"][0]
+    assert not any(isinstance(e, Declared) and e.seat == 0 for e in table.log)
+
+
+def ends_heard(log: Path) -> list[dict[str, Any]]:
+    return [m for m in heard(log) if m["type"] == "end"]
+
+
+def test_every_deal_of_a_tournament_ends_with_its_result(tmp_path: Path) -> None:
+    log = tmp_path / "heard.jsonl"
+    settings = Settings(
+        (f"exec:{command('legal', '0', str(log))}", "random"), 2, 2, 3, turn_limit=30
+    )
+    records = list(run_shoes(settings, range(2), jobs=1))
+    stop_all()
+    ends = ends_heard(log)
+    # Two shoes, each played once with the bot in each seat.
+    assert len(ends) == 4 and sorted(e["seat"] for e in ends) == [0, 0, 1, 1]
+    scores = sorted(deal.scores for record in records for deal in record.deals)
+    assert sorted(tuple(e["scores"]) for e in ends) == scores
+
+
+def test_simulate_tells_each_deal_s_end(tmp_path: Path) -> None:
+    log = tmp_path / "heard.jsonl"
+    bots = f"exec:{command('legal', '0', str(log))},random"
+    result = runner.invoke(
+        app, ["simulate", "-p", "2", "-k", "2", "--turn-limit", "30", "--bots", bots, "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    stop_all()
+    deals = [json.loads(line) for line in result.stdout.splitlines()[:-1]]
+    assert [e["scores"] for e in ends_heard(log)] == [d["scores"] for d in deals]
+
+
+def test_bot_time_sets_a_program_s_time_for_a_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RUMMY21_BOT_TIME")
+    args = ["-p", "2", "-k", "1", "--turn-limit", "20", "--bot-time", "0.5", "--json"]
+    bots = ["--bots", f"exec:{command('hang', '2')},random"]
+    result = runner.invoke(app, ["tournament", *args, *bots, "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout.splitlines()[-1])["summary"]
+    # A hang of 0.65 s is a time-out at 0.5 s (not at the default 5 s), once in each of the
+    # program's two deals (one a seat).
+    assert summary["faults"] == {f"exec:{command('hang', '2')}": {"timeout": 2}}
+
+
+@pytest.mark.parametrize("command_name", ["tournament", "simulate", "play"])
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "inf"])
+def test_a_bad_bot_time_is_one_line(command_name: str, value: str) -> None:
+    result = runner.invoke(app, [command_name, "--bot-time", value])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: --bot-time must be a positive number of seconds, not {value!r}\n"
+    )
+
+
+def test_the_report_shows_each_program_s_faults_and_move_times() -> None:
+    bots = (f"exec:{command('garbage', '2')}", f"exec:{command('legal')}", "random")
+    settings = Settings(bots, players=2, deals=1, seed=1, turn_limit=20)
+    page = render_report(summarize(settings, run_shoes(settings, [0], jobs=1)))
+    table = page[page.index("<h2>Bot programs</h2>") :]
+    table = table[: table.index("</table>")]
+    rows = table.split("<tr>")[2:]
+    assert len(rows) == 2 and "random" not in table
+    # crash, timeout, garbage, illegal, stale, moves lost: one garbage line a program.
+    assert "<td>0</td><td>0</td><td>2</td><td>0</td><td>0</td><td>2</td>" in rows[0]
+    assert "<td>0</td>" * 6 in rows[1] and "s</td>" in rows[1]
+    plain = Settings(("random", "greedy"), players=2, deals=1, seed=1, turn_limit=20)
+    assert "Bot programs" not in render_report(summarize(plain, run_shoes(plain, [0])))
 
 
 def test_a_tournament_with_a_deterministic_bot_is_deterministic() -> None:

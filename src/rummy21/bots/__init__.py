@@ -16,13 +16,13 @@ import time
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 
-from rummy21.bots.base import Bot
+from rummy21.bots.base import Bot, DealWatcher
 from rummy21.bots.clairvoyant import CLAIRVOYANT
 from rummy21.bots.evaluate import Reading, penalty_after
 from rummy21.bots.expert import ExpertBot
 from rummy21.bots.greedy import GreedyBot, Release, best_release
 from rummy21.bots.random_bot import RandomBot
-from rummy21.bots.runner import DEFAULT_TURN_LIMIT, play_deal, play_match
+from rummy21.bots.runner import DEFAULT_TURN_LIMIT, play_deal, play_match, tell_deal_over
 from rummy21.bots.search import SearchBot, search_with_worlds
 from rummy21.game.actions import Action
 from rummy21.game.view import View
@@ -200,6 +200,7 @@ __all__ = [
     "DEFAULT_TURN_LIMIT",
     "LEVELS",
     "Bot",
+    "DealWatcher",
     "ExpertBot",
     "GreedyBot",
     "RandomBot",
@@ -217,4 +218,5 @@ __all__ = [
     "play_deal",
     "play_match",
     "seat_seed",
+    "tell_deal_over",
 ]

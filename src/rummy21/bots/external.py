@@ -2,14 +2,17 @@
 (docs: *Bot protocol*), version :data:`PROTOCOL`: JSON lines on its stdin and stdout.
 
 Every message has a ``type``: ``hello`` (the protocol version and the seat), ``start`` (a
-deal begins), ``events`` (what happened since) and ``move``, the only one answered: an ``id``,
-the seat's ``view`` (:meth:`~rummy21.game.view.View.to_dict`) and the ``legal`` actions in
-their text form; the answer is ``{"id": ID, "action": "one of legal"}``. A program that
-crashes, hangs past its time, writes what is not JSON or names an action that is not legal
-costs its own move only: a :class:`~rummy21.game.actions.TimeOut` (RULES §6.4), the
-:class:`Fault` counted in :attr:`ExecBot.faults`. One program runs per command and seat in a
-process, reused deal after deal (a crashed one is started again for the next deal), and all
-are stopped when the process ends.
+deal begins), ``events`` (what happened since), ``end`` (the deal is over: its public result)
+and ``move``, the only one answered: an ``id``, the seat's ``view``
+(:meth:`~rummy21.game.view.View.to_dict`) and the ``legal`` actions in their text form; the
+answer is ``{"id": ID, "action": "one of legal"}`` (a declaration may add the layout it shows,
+``"declare 9C: 2S 3S 4S / …"``). A program that crashes, hangs past its time, writes what is
+not JSON or names an action that is not legal costs its own move only: a
+:class:`~rummy21.game.actions.TimeOut` (RULES §6.4), the :class:`Fault` counted in
+:attr:`ExecBot.faults`. One program runs per command and seat in a process, reused deal after
+deal (a crashed one is started again for the next deal), and all are stopped when the process
+ends. :meth:`ExecBot.ask` and :meth:`ExecBot.end` speak in the views' JSON form, for a table
+that is not in this process (:mod:`rummy21.bots.live`).
 
 >>> import shlex, sys
 >>> from rummy21.game import Table
@@ -43,12 +46,15 @@ from typing import Any
 
 from rummy21.bots import BOT_KINDS
 from rummy21.bots.pipe import BotProcess
-from rummy21.game.actions import Action, TimeOut, parse_action
+from rummy21.cards import MissingCard, parse_cards, without
+from rummy21.game.actions import Action, Declare, TimeOut, parse_action
 from rummy21.game.errors import IllegalActionError
+from rummy21.game.settlement import Settlement
 from rummy21.game.view import View
 
-PROTOCOL = 1
-"""The protocol's version, sent in every ``hello``."""
+PROTOCOL = 2
+"""The protocol's version, sent in every ``hello`` (2: the ``end`` message, and declarations
+with a layout; a bot of version 1 plays version 2 unchanged)."""
 
 DEFAULT_MOVE_TIME = 5.0
 """Seconds a bot has for a move unless :data:`TIME_VARIABLE` says otherwise."""
@@ -101,18 +107,38 @@ def split_command(command: str) -> list[str]:
     return argv
 
 
-def move_time() -> float:
-    """The seconds a move from :data:`TIME_VARIABLE`, else :data:`DEFAULT_MOVE_TIME`."""
-    text = os.environ.get(TIME_VARIABLE, "").strip()
-    if not text:
-        return DEFAULT_MOVE_TIME
+def seconds_of(text: str, name: str) -> float:
+    """The seconds a move ``text`` says (``name`` says where it was read): a positive number,
+    or a :class:`ValueError`.
+
+    >>> seconds_of("2.5", "--bot-time")
+    2.5
+    >>> seconds_of("-1", "--bot-time")
+    Traceback (most recent call last):
+    ...
+    ValueError: --bot-time must be a positive number of seconds, not '-1'
+    """
     try:
         seconds = float(text)
     except ValueError:
         seconds = 0.0
     if not 0 < seconds < float("inf"):
-        raise ValueError(f"{TIME_VARIABLE} is the seconds a bot has for a move, not {text!r}")
+        raise ValueError(f"{name} must be a positive number of seconds, not {text!r}")
     return seconds
+
+
+def move_time() -> float:
+    """The seconds a move from :data:`TIME_VARIABLE`, else :data:`DEFAULT_MOVE_TIME`."""
+    text = os.environ.get(TIME_VARIABLE, "").strip()
+    return seconds_of(text, TIME_VARIABLE) if text else DEFAULT_MOVE_TIME
+
+
+def set_move_time(text: str | None) -> None:
+    """The seconds a move for every bot program this process and its workers start (a
+    command's ``--bot-time``, read by :func:`seconds_of`; ``None``: leave it as it is). It is
+    passed on as :data:`TIME_VARIABLE`, which worker processes inherit."""
+    if text is not None:
+        os.environ[TIME_VARIABLE] = repr(seconds_of(text.strip(), "--bot-time"))
 
 
 def check_exec_names(names: Iterable[str]) -> None:
@@ -192,7 +218,8 @@ def stop_all() -> None:
 
 class ExecBot:
     """The program ``command`` as a bot (``seed`` is passed on in each ``start``); ``seconds``
-    a move (default :func:`move_time`), stderr logs in ``logs`` (see :func:`log_path`)."""
+    a move (default :func:`move_time`), stderr logs in ``logs`` (see :func:`log_path`). It is
+    a :class:`~rummy21.bots.base.DealWatcher`: the program hears how each deal ended."""
 
     def __init__(
         self,
@@ -223,55 +250,93 @@ class ExecBot:
         self._turns = 0
         self._told = 0  # (events of the deal sent)
         self._down = False  # (crashed: time-outs until the deal ends)
+        self._again = False  # (the deal started again: resume)
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         """Ask the program for a move; a :class:`TimeOut` if it fails to give a legal one."""
-        deal = (view.dealer, view.players, view.history[0].to_dict() if view.history else None)
-        if deal != self._deal or view.turns < self._turns:
+        action = self.ask(view.to_dict(), {str(action): action for action in legal_actions})
+        return TimeOut() if action is None else action
+
+    def deal_over(self, view: View, result: Settlement) -> None:
+        """Tell the program the deal is over (:meth:`end`)."""
+        self.end(view.to_dict(), result.public_dict(view.seat))
+
+    def ask(
+        self, view: dict[str, Any], legal: Mapping[str, Action], seconds: float | None = None
+    ) -> Action | None:
+        """Ask the program for a move in ``view`` (a :meth:`View.to_dict`), one of ``legal``
+        (the actions by their text), within ``seconds`` (default :attr:`seconds`): the action
+        it names, or ``None`` after a fault (counted). A new deal is started, and the events
+        of the view's history not yet told are told, first."""
+        deal = _deal_of(view)
+        if deal != self._deal or view["turns"] < self._turns:
             self._start(view, deal)
-        self._turns = view.turns
+        self._turns = view["turns"]
         program = self._program
-        if self._down or program is None:
-            return TimeOut()
-        events = view.history[self._told :]
-        self._told = len(view.history)
-        if events and not self._send({"type": "events", "events": [e.to_dict() for e in events]}):
-            return TimeOut()
+        if self._down or program is None or not self._tell(view):
+            return None
         program.asked += 1
         self.moves += 1
         asked = program.asked
-        legal = {str(action): action for action in legal_actions}
+        limit = self.seconds if seconds is None else seconds
         started = time.monotonic()
-        message = {"type": "move", "id": asked, "view": view.to_dict(), "legal": list(legal)}
+        message = {"type": "move", "id": asked, "view": view, "legal": list(legal)}
         if not self._send(message):
-            return TimeOut()
-        action = self._answer(program, legal, started + self.seconds)
+            return None
+        action = self._answer(program, legal, view["hand"], started + limit, limit)
         if action is None:
             program.abandoned.add(asked)
-            return TimeOut()
+            return None
         self.answer_times.append(time.monotonic() - started)
         return action
 
-    def _start(self, view: View, deal: tuple[Any, ...]) -> None:
+    def end(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> bool:
+        """Tell the program that the deal of ``view`` (its seat's last view) is over: the
+        events not yet told, then ``end`` with ``result``
+        (:meth:`~rummy21.game.settlement.Settlement.public_dict`). Whether it played that
+        deal (it is told nothing if not, or if it has crashed in it)."""
+        if _deal_of(view) != self._deal or self._program is None:
+            return False
+        if self._tell(view):
+            self._send({"type": "end", "seat": view["seat"], **result})
+        self._deal = None
+        return True
+
+    def resume(self) -> None:
+        """After a crash, start the program again at the next :meth:`ask`, in the same deal
+        (told its start and its events again): for a table that waits for the move."""
+        if self._down:
+            self._deal, self._again = None, True
+
+    def _start(self, view: Mapping[str, Any], deal: tuple[Any, ...]) -> None:
         self._deal, self._told, self._down = deal, 0, False
-        self.deals += 1
-        program, fresh = _program_for(self.argv, view.seat, self.logs)
+        if not self._again:
+            self.deals += 1
+        self._again = False
+        seat = view["seat"]
+        program, fresh = _program_for(self.argv, seat, self.logs)
         self._program, self.log = program, program.process.log
         if program.process.error is not None:
-            self._fault(Fault.CRASH, view.turns, program.process.error)
+            self._fault(Fault.CRASH, view["turns"], program.process.error)
             return
         if fresh:
-            self._send({"type": "hello", "protocol": PROTOCOL, "seat": view.seat})
+            self._send({"type": "hello", "protocol": PROTOCOL, "seat": seat})
         self._send(
             {
                 "type": "start",
-                "seat": view.seat,
-                "players": view.players,
-                "dealer": view.dealer,
-                "rules": view.rules.name,
+                "seat": seat,
+                "players": view["players"],
+                "dealer": view["dealer"],
+                "rules": view["rules"],
                 "seed": self.seed,
             }
         )
+
+    def _tell(self, view: Mapping[str, Any]) -> bool:
+        """Send the events of ``view``'s history not yet told; whether the program is up."""
+        events = view["history"][self._told :]
+        self._told += len(events)
+        return not events or self._send({"type": "events", "events": list(events)})
 
     def _send(self, message: Mapping[str, Any]) -> bool:
         assert self._program is not None
@@ -283,13 +348,18 @@ class ExecBot:
         return False
 
     def _answer(
-        self, program: _Program, legal: Mapping[str, Action], deadline: float
+        self,
+        program: _Program,
+        legal: Mapping[str, Action],
+        hand: Sequence[str],
+        deadline: float,
+        seconds: float,
     ) -> Action | None:
         while True:
             try:
                 line = program.process.read_line(deadline - time.monotonic())
             except TimeoutError:
-                self._fault(Fault.TIMEOUT, self._turns, f"no answer in {self.seconds:g} s")
+                self._fault(Fault.TIMEOUT, self._turns, f"no answer in {seconds:g} s")
                 return None
             except EOFError:
                 self._fault(Fault.CRASH, self._turns, "the program ended (or closed its output)")
@@ -312,9 +382,11 @@ class ExecBot:
             if not isinstance(named, str):
                 self._fault(Fault.GARBAGE, self._turns, f"no action text: {_clip(text)}")
                 return None
-            action = legal.get(named.strip()) or _parsed(named, legal)
+            action = legal.get(named.strip())
             if action is None:
-                self._fault(Fault.ILLEGAL, self._turns, f"{_clip(named)!r} is not legal now")
+                action, why = _named(named, legal, hand)
+                if action is None:
+                    self._fault(Fault.ILLEGAL, self._turns, f"{_clip(named)!r} {why}")
             return action
 
     def _fault(self, fault: Fault, turns: int, detail: str) -> None:
@@ -326,13 +398,45 @@ class ExecBot:
             kept.append(f"deal {self.deals}, turn {turns}: {detail}")
 
 
-def _parsed(text: str, legal: Mapping[str, Action]) -> Action | None:
-    """The legal action ``text`` names in another spelling (``DISCARD 7h``)."""
+def _deal_of(view: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What tells one deal from the next in its views: the dealer, the seats, how it was
+    dealt."""
+    history = view["history"]
+    return (view["dealer"], view["players"], history[0] if history else None)
+
+
+def _named(
+    text: str, legal: Mapping[str, Action], hand: Sequence[str]
+) -> tuple[Action | None, str]:
+    """The legal action ``text`` names in another spelling (``DISCARD 7h``), or a declaration
+    of a legal finish card with a layout of the other cards (``declare 9C: 2S 3S 4S / …``);
+    else ``None`` and why not.
+
+    >>> legal = {"discard 9C": parse_action("discard 9C"), "declare 9C": parse_action("declare 9C")}
+    >>> hand = ["2S", "3S", "4S", "9C"]
+    >>> str(_named("DECLARE 9c: 2s 3s 4s", legal, hand)[0])
+    'declare 9C: 2S 3S 4S'
+    >>> _named("declare 9C: 2S 3S 5S", legal, hand)
+    (None, 'shows 5S, which is not in its hand (besides the finish card)')
+    >>> _named("fly away", legal, hand)
+    (None, 'is not legal now')
+    """
     try:
         action = parse_action(text)
     except IllegalActionError:
-        return None
-    return next((a for a in legal.values() if a == action), None)
+        return None, "is not legal now"
+    if isinstance(action, Declare) and action.groups is not None:
+        if str(Declare(action.finish)) not in legal:
+            return None, "is not legal now"
+        others = parse_cards(" ".join(hand))
+        others.remove(action.finish)
+        try:
+            without(others, (card for group in action.groups for card in group))
+        except MissingCard as error:
+            return None, f"shows {error.card}, which is not in its hand (besides the finish card)"
+        return action, ""
+    found = next((a for a in legal.values() if a == action), None)
+    return found, "" if found is not None else "is not legal now"
 
 
 def _clip(text: str, length: int = 80) -> str:

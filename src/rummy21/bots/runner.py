@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rummy21.bots.base import Bot
+from rummy21.bots.base import Bot, DealWatcher
 from rummy21.game.actions import Action
 from rummy21.game.events import Event
 from rummy21.game.match import DealRecord, Match
@@ -28,7 +28,8 @@ Observer = Callable[[Table, Action, Event], None]
 
 
 def play_deal(table: Table, bots: Sequence[Bot], observer: Observer | None = None) -> Settlement:
-    """Let ``bots[seat]`` play each turn until the deal ends; return its settlement."""
+    """Let ``bots[seat]`` play each turn until the deal ends (then tell those that watch,
+    :func:`tell_deal_over`); return its settlement."""
     if len(bots) != table.players:
         raise ValueError(f"{table.players} seats need {table.players} bots, not {len(bots)}")
     while not table.over:
@@ -39,7 +40,17 @@ def play_deal(table: Table, bots: Sequence[Bot], observer: Observer | None = Non
         if observer is not None:
             observer(table, action, event)
     assert table.result is not None
+    tell_deal_over(table, bots)
     return table.result
+
+
+def tell_deal_over(table: Table, bots: Sequence[object]) -> None:
+    """Tell each bot of ``bots`` (by seat) that is a :class:`~rummy21.bots.base.DealWatcher`
+    that the deal of ``table`` is over: its seat's last view, and the result."""
+    assert table.result is not None
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, DealWatcher):
+            bot.deal_over(table.view(seat), table.result)
 
 
 def play_match(

@@ -1,4 +1,5 @@
-"""Options several commands share, defined once: the rule set and the bots' turn limit."""
+"""Options several commands share, defined once: the rule set, the bots' turn limit and a bot
+program's time for a move."""
 
 from __future__ import annotations
 
@@ -23,4 +24,15 @@ def turn_limit_option(default: int) -> Any:
         "--turn-limit",
         help=f"Turns before a deal is a wash (default {default}"
         " unless the rule set has one; 0 for none).",
+    )
+
+
+def bot_time_option() -> Any:
+    """``--bot-time SECONDS``: an ``exec:`` bot program's time for a move (read as text, so
+    that a bad value is one line, :func:`rummy21.bots.external.set_move_time`)."""
+    return typer.Option(
+        None,
+        "--bot-time",
+        metavar="SECONDS",
+        help="Seconds an exec: bot program has for a move (default 5, or RUMMY21_BOT_TIME).",
     )

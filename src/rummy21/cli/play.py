@@ -19,13 +19,13 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from rummy21.analysis import Analysis, ShownGroup, analyze_counts
-from rummy21.bots import BOT_NAMES, Bot, make_bots, parse_bot_names
+from rummy21.bots import BOT_NAMES, Bot, make_bots, parse_bot_names, tell_deal_over
 from rummy21.bots.advice import Advice, advise
-from rummy21.bots.external import check_exec_names
+from rummy21.bots.external import check_exec_names, set_move_time
 from rummy21.cards import Card, CardError, counts_of
 from rummy21.cli import EXIT_INTERRUPTED, app
 from rummy21.cli.card_text import card_text, cards_text, pretty_cards, sentence_text
-from rummy21.cli.options import rules_option
+from rummy21.cli.options import bot_time_option, rules_option
 from rummy21.game import (
     Declare,
     Discard,
@@ -309,6 +309,7 @@ class Session:
             else:
                 table.apply(bot.choose(table.view(seat), table.legal_actions()))
         self.narrate(table)
+        tell_deal_over(table, self.bots)
 
     # --------------------------------------------------------- narration
     def narrate(self, table: Table) -> None:
@@ -641,6 +642,7 @@ def play_command(
     point_value: str = typer.Option(
         "1", "--point-value", help="Money per point: 0 to 1,000,000, at most 4 decimal places."
     ),
+    bot_time: str | None = bot_time_option(),
 ) -> None:
     """Play 21 Card Rummy in the terminal against bots."""
     err = Console(stderr=True, highlight=False)
@@ -655,6 +657,7 @@ def play_command(
         if deals < 0:
             raise ValueError(f"--deals must be 0 (until you quit) or more, not {deals}")
         names = parse_bot_names(bots, players - 1)
+        set_move_time(bot_time)
         check_exec_names(names)
         value = parse_point_value(point_value)
     except ValueError as error:

@@ -17,9 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT, make_bots, parse_bot_names, play_deal
-from rummy21.bots.external import check_exec_names
+from rummy21.bots.external import check_exec_names, set_move_time
 from rummy21.cli import app
-from rummy21.cli.options import rules_option, turn_limit_option
+from rummy21.cli.options import bot_time_option, rules_option, turn_limit_option
 from rummy21.game.match import DealRecord, Match
 from rummy21.ruleset import RuleSet
 
@@ -83,6 +83,7 @@ def simulate_command(
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per deal, then a summary line."
     ),
+    bot_time: str | None = bot_time_option(),
 ) -> None:
     """Let bots play DEALS deals and report how each ended and the scores."""
     err = Console(stderr=True)
@@ -103,6 +104,7 @@ def simulate_command(
         if deals < 0:
             raise ValueError(f"--deals must be 0 or more, not {deals}")
         names = parse_bot_names(bots, players)
+        set_move_time(bot_time)
         check_exec_names(names)
     except ValueError as error:
         err.print(f"error: {error}", markup=False, highlight=False)

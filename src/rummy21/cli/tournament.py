@@ -27,8 +27,9 @@ from rich.table import Column
 from rich.table import Table as RichTable
 
 from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT
+from rummy21.bots.external import set_move_time
 from rummy21.cli import EXIT_INTERRUPTED, OUTPUT_FAILED, app
-from rummy21.cli.options import rules_option, turn_limit_option
+from rummy21.cli.options import bot_time_option, rules_option, turn_limit_option
 from rummy21.tournament import (
     BACKENDS,
     MAX_JOBS,
@@ -91,12 +92,14 @@ def tournament_command(
         "--resume",
         help="Record the shoes to this JSON-lines file, and skip those it holds already.",
     ),
+    bot_time: str | None = bot_time_option(),
 ) -> None:
     """Compare bots in a duplicate tournament: every shoe is replayed with the line-up rotated,
     so each bot plays each seat's cards; means per deal with 95% intervals, pairwise
     differences and a rating."""
     err = Console(stderr=True, highlight=False)
     try:
+        set_move_time(bot_time)
         settings = Settings.parse(bots, players, deals, seed, rules, turn_limit)
         _check_run(jobs, backend, address, report)
         journal = Journal.open(resume, settings) if resume is not None else None

@@ -115,6 +115,30 @@ class Settlement:
             "seats": [s.to_dict() for s in self.seats],
         }
 
+    def public_dict(self, viewer: int | None) -> dict[str, Any]:
+        """The result as ``viewer`` (``None``: a spectator) is shown it: :meth:`to_dict`, with
+        the hand of a dropped seat not ``viewer``'s folded (:func:`hand_shown`: its ``cards``,
+        ``groups`` and ``loose`` empty, and ``hidden``). What a bot program is told at the end
+        of a deal (the bot protocol's ``end``).
+
+        >>> from rummy21.game import Table
+        >>> table = Table(2, seed=1)
+        >>> dropped = table.turn
+        >>> _ = table.drop()  # (two seats: the other wins)
+        >>> seats = table.result.public_dict(dropped)["seats"]
+        >>> sorted((s["standing"], len(s["cards"]), s["hidden"]) for s in seats)
+        [('active', 21, False), ('dropped', 21, False)]
+        >>> seats = table.result.public_dict(1 - dropped)["seats"]
+        >>> sorted((s["standing"], len(s["cards"]), s["hidden"]) for s in seats)
+        [('active', 21, False), ('dropped', 0, True)]
+        """
+        data = self.to_dict()
+        for seat, row in zip(self.seats, data["seats"], strict=True):
+            row["hidden"] = not hand_shown(seat.standing, seat.seat, viewer)
+            if row["hidden"]:
+                row["cards"], row["groups"], row["loose"] = [], [], []
+        return data
+
 
 def value_net(values: Sequence[int]) -> list[int]:
     """Net value of each of the m taking part: m·Vᵢ − ΣV (RULES §7)."""

@@ -17,11 +17,12 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
-from rummy21.bots import Bot, make_bot, play_deal, seat_seed
+from rummy21.bots import Bot, DealWatcher, make_bot, play_deal, seat_seed
 from rummy21.bots.clairvoyant import CLAIRVOYANT, ClairvoyantBot
 from rummy21.bots.external import fault_counts
 from rummy21.game.actions import Action, Draw, Drop, TimeOut
 from rummy21.game.match import deal_dealer, deal_seed
+from rummy21.game.settlement import Settlement
 from rummy21.game.table import Table
 from rummy21.game.view import Phase, View
 from rummy21.tournament.records import DealOutcome, MoveTimes, ShoeRecord
@@ -81,7 +82,8 @@ def deal_bots(names: Sequence[str], table: Table, seed: int) -> list[Bot]:
 
 
 class _Clocked:
-    """A bot whose moves are timed and whose turns are counted (it sees what the bot sees)."""
+    """A bot whose moves are timed and whose turns are counted (it sees what the bot sees, and
+    passes the end of the deal on to a bot that watches for it)."""
 
     def __init__(self, bot: Bot, times: list[float]) -> None:
         self.bot, self.name, self.times, self.turns = bot, bot.name, times, 0
@@ -95,6 +97,10 @@ class _Clocked:
         ):
             self.turns += 1
         return action
+
+    def deal_over(self, view: View, result: Settlement) -> None:
+        if isinstance(self.bot, DealWatcher):
+            self.bot.deal_over(view, result)
 
 
 def play_shoe(settings: Settings, number: int) -> ShoeRecord:

@@ -1,5 +1,6 @@
 """The ``--report`` page: one self-contained HTML file (inline CSS and SVG, nothing fetched)
-that shows each bot's mean score with its interval, the paired differences, and the tables.
+that shows each bot's mean score with its interval, the paired differences, and the tables
+(with, when bot programs played, each one's protocol faults and time per move).
 
 >>> from rummy21.tournament.play import play_shoe
 >>> from rummy21.tournament.settings import Settings
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from rummy21.bots.external import Fault
 from rummy21.tournament.scheme import lineup_text, lineups
 from rummy21.tournament.stats import Interval
 from rummy21.tournament.summary import PairResult, Summary
@@ -106,6 +108,7 @@ def render_report(summary: Summary) -> str:
         "across 0 (grey) does not.</figcaption></figure>",
         "<h2>Per bot</h2>",
         _bot_table(summary, colour),
+        *_program_table(summary, colour),
         "<h2>Pairs</h2>",
         _pair_table(pairs),
         "<h2>How to read this</h2>",
@@ -267,6 +270,57 @@ def _bot_table(summary: Summary, colour: dict[str, str]) -> str:
             f"<td>{duration(times.p99 if times else None)}</td></tr>"
         )
     return f'<div class="scroll"><table>{head}{"".join(rows)}</table></div>'
+
+
+def _program_table(summary: Summary, colour: dict[str, str]) -> list[str]:
+    """The bot programs (``exec:`` bots, and any bot with faults): moves asked, faults by
+    kind, moves lost and time per move; nothing if none played.
+
+    >>> from rummy21.tournament.settings import Settings
+    >>> from rummy21.tournament.stats import Interval
+    >>> from rummy21.tournament.summary import Timing
+    >>> settings = Settings(("exec:./bot", "random"), players=2, deals=1, seed=0)
+    >>> summary = Summary(settings, 1, 2, (), 9.0, (), (), (Timing("exec:./bot", 40, 0.002,
+    ...                   0.5),), (("exec:./bot", (("crash", 1), ("stale", 2))),))
+    >>> html = "".join(_program_table(summary, {"exec:./bot": "#000", "random": "#111"}))
+    >>> "<td>1</td><td>0</td><td>0</td><td>0</td><td>2</td><td>1</td>" in html
+    True
+    """
+    faults = dict(summary.faults)
+    timing = {t.label: t for t in summary.timing}
+    labels = [
+        label
+        for name, label in zip(summary.settings.bots, summary.settings.labels, strict=True)
+        if name.startswith("exec:") or label in faults
+    ]
+    if not labels:
+        return []
+    kinds = [kind.value for kind in Fault]
+    head = (
+        "<tr><th>bot</th><th>moves asked</th>"
+        + "".join(f"<th>{kind}</th>" for kind in kinds)
+        + "<th>moves lost</th><th>move time: median</th><th>p99</th></tr>"
+    )
+    rows = []
+    for label in labels:
+        counts = dict(faults.get(label, ()))
+        times = timing.get(label)
+        lost = sum(n for kind, n in counts.items() if kind != Fault.STALE.value)
+        rows.append(
+            f'<tr><td><span class="swatch" style="background:{colour[label]}"></span>'
+            f"{escape(label)}</td><td>{times.moves if times else 0}</td>"
+            + "".join(f"<td>{counts.get(kind, 0)}</td>" for kind in kinds)
+            + f"<td>{lost}</td><td>{duration(times.median if times else None)}</td>"
+            f"<td>{duration(times.p99 if times else None)}</td></tr>"
+        )
+    return [
+        "<h2>Bot programs</h2>",
+        f'<div class="scroll"><table>{head}{"".join(rows)}</table></div>',
+        '<p class="lead">Faults of the programs playing the bot protocol, by kind: each but '
+        "<i>stale</i> (an answer with another id, ignored) cost the program its move, played "
+        "as a time-out (RULES §6.4). A move's time runs from the question to the answer (or "
+        "the fault), on the machine that played it.</p>",
+    ]
 
 
 def _pair_table(pairs: Sequence[PairResult]) -> str:
