@@ -22,13 +22,14 @@ HAND = "7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C"
 def test_version_names_the_package_its_optional_parts_and_the_solver() -> None:
     result = RUNNER.invoke(app, ["--version"])
     lines = result.stdout.splitlines()
-    assert result.exit_code == 0 and len(lines) == 6
+    assert result.exit_code == 0 and len(lines) == 7
     assert lines[0].startswith(f"rummy21 {metadata.version('rummy21')} (Python ")
     assert lines[1].startswith("server extra (the browser table, rummy21 serve): ")
     assert lines[2].startswith("postgres extra (the PostgreSQL driver")
     assert lines[3].startswith("broker extra (many serve processes on one database, ")
     assert lines[4].startswith("ray extra (tournaments on Ray, tournament --backend ray): ")
-    assert lines[5] == backend.describe()
+    assert lines[5].startswith("live extra (bot programs at live tables, rummy21 bot connect): ")
+    assert lines[6] == backend.describe()
 
 
 def test_version_says_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -36,6 +36,7 @@ EXTRAS = {
     "postgres": "the PostgreSQL driver, serve --db postgresql+psycopg://…",
     "broker": "many serve processes on one database, serve --broker redis://…",
     "ray": "tournaments on Ray, tournament --backend ray",
+    "live": "bot programs at live tables, rummy21 bot connect",
 }
 
 

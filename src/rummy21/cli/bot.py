@@ -1,10 +1,12 @@
 """``rummy21 bot``: bots in any language (:mod:`rummy21.bots.external`).
 
     rummy21 bot check "python3 examples/bots/first_legal.py" --deals 3 --seed 1
+    rummy21 bot connect --url https://host/t/CODE --exec "python3 mybot.py" [--token T]
 
 ``check`` plays a few seeded deals against rummy21's bots and reports every protocol error
-the program made: status 0 if none, 1 if some, 2 on bad usage. (Playing at a live table,
-``bot --url``, is not there yet.)
+the program made: status 0 if none, 1 if some, 2 on bad usage. ``connect`` plays a seat of a
+live table (:mod:`rummy21.bots.live`) until its match is over: status 0 then, 1 if it could
+not play on (the table unreachable, the token refused…), 2 on bad usage, 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -72,26 +74,111 @@ def check_command(
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         stop_all()
-    report = _report(tested, against, players, seed, scores)
+    report = _report(tested, scores, against=against, players=players, seed=seed)
     if as_json:
         print(json.dumps(report))
     else:
-        _print(report, Console(highlight=False, soft_wrap=True))
+        played = f"{_deals(len(scores))} at {players} seats against {against} (seed {seed})"
+        _print(report, played, Console(highlight=False, soft_wrap=True))
     if tested.faults:
         raise typer.Exit(1)
 
 
-def _bots(
-    command: str, seed: int, players: int, against: str, seconds: float, logs: Path | None
-) -> tuple[ExecBot, list[Bot]]:
+@bot.command("connect")
+def connect_command(
+    url: str = typer.Option(..., "--url", help="The table's page: https://host/t/CODE."),
+    command: str = typer.Option(
+        ..., "--exec", help='The bot program and its arguments, quoted as one: "python3 mybot.py".'
+    ),
+    token: str | None = typer.Option(
+        None, "--token", help="A seat's token; without it the program takes an open seat."
+    ),
+    name: str | None = typer.Option(
+        None, "--name", help="The name it takes a seat under (default: the program's)."
+    ),
+    seat: int | None = typer.Option(
+        None, "--seat", help="The open seat to take, from 1 (default: the first open one)."
+    ),
+    seconds: float = typer.Option(
+        DEFAULT_MOVE_TIME, "--time", help="Seconds a move (at most what the table's clock leaves)."
+    ),
+    logs: Path | None = typer.Option(
+        None, "--logs", help="The folder of the bot's stderr log (default: a temporary one)."
+    ),
+) -> None:
+    """Play a seat of a live table (rummy21 serve) with the bot program COMMAND, through the
+    WebSocket a browser uses, until the table's match is over."""
+    err = Console(stderr=True, highlight=False)
+    try:
+        from rummy21.bots.live import LiveBot, LiveError, program_name, socket_url, table_address
+    except ImportError as error:
+        err.print(
+            f"error: bot connect needs {error.name}, which is not installed: "
+            "pip install 'rummy21[live]'",
+            markup=False,
+        )
+        raise typer.Exit(2) from None
+    try:
+        server, code = table_address(url)
+        text = _program(command)
+        _check_time(seconds, "--time")
+        if seat is not None and seat < 1:
+            raise _Fail(f"--seat counts from 1, not {seat}")
+        tested = ExecBot(text, None, seconds=seconds, logs=logs)
+    except (ValueError, _Fail) as error:
+        err.print(f"error: {error}", markup=False)
+        raise typer.Exit(2) from None
+    out = Console(highlight=False, soft_wrap=True)
+
+    def say(line: str) -> None:
+        out.print(line, markup=False)
+
+    live: LiveBot | None = None
+    try:
+        if token is None:
+            from rummy21.bots.live import take_seat
+
+            taken, token = take_seat(
+                server, code, name or program_name(tested.argv), None if seat is None else seat - 1
+            )
+            say(f"took seat {taken + 1} at table {code}; to come back to it: --token {token}")
+        live = LiveBot(tested, socket_url(server, code), token, say)
+        live.run()
+    except LiveError as error:
+        err.print(f"error: {error}", markup=False)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        err.print("interrupted: the seat is left to the table's clock")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        stop_all()
+        if live is not None and live.seat is not None:
+            report = _report(tested, live.scores, table=code, seat=live.seat)
+            played = f"{_deals(len(live.scores))} at table {code}, seat {live.seat + 1}"
+            _print(report, played, out)
+
+
+def _program(command: str) -> str:
+    """The command of a bot program (``exec:`` allowed before it), if it names a program."""
     text = command.strip()
     if text.lower().startswith("exec:"):
         text = text[len("exec:") :]
     program = split_command(text)[0]
     if shutil.which(program) is None:
         raise _Fail(f"cannot run {program!r}: no such program (on the PATH, or executable)")
+    return text
+
+
+def _check_time(seconds: float, option: str) -> None:
     if not 0 < seconds < float("inf"):
-        raise _Fail(f"--time must be a positive number of seconds, not {seconds}")
+        raise _Fail(f"{option} must be a positive number of seconds, not {seconds}")
+
+
+def _bots(
+    command: str, seed: int, players: int, against: str, seconds: float, logs: Path | None
+) -> tuple[ExecBot, list[Bot]]:
+    text = _program(command)
+    _check_time(seconds, "--time")
     other = check_bot_name(against)
     if other.startswith("exec:"):
         raise _Fail("--against names one of rummy21's own bots, not a program")
@@ -112,15 +199,13 @@ def _rules(rules: str, players: int, deals: int, turn_limit: int) -> RuleSet:
     return rule_set.with_(turn_limit=turn_limit)
 
 
-def _report(
-    tested: ExecBot, against: str, players: int, seed: int, scores: list[int]
-) -> dict[str, Any]:
+def _report(tested: ExecBot, scores: list[int], **facts: Any) -> dict[str, Any]:
+    """What the program did: ``facts`` (where it played), its deals, moves, times and
+    faults."""
     times = tested.answer_times
     return {
         "bot": tested.name,
-        "against": against,
-        "players": players,
-        "seed": seed,
+        **facts,
         "deals": len(scores),
         "scores": scores,
         "moves": tested.moves,
@@ -132,17 +217,20 @@ def _report(
     }
 
 
-def _print(report: dict[str, Any], out: Console) -> None:
-    deals = report["deals"]
+def _deals(count: int) -> str:
+    return f"{count} deal{'' if count == 1 else 's'}"
+
+
+def _print(report: dict[str, Any], played: str, out: Console) -> None:
+    """``report`` for a person; ``played`` says what and where."""
     timing = (
         f"answered in {report['median_ms']:g} ms (median), {report['slowest_ms']:g} ms (slowest)"
         if report["median_ms"] is not None
         else "no answer"
     )
     out.print(
-        f"{report['bot']} played {deals} deal{'' if deals == 1 else 's'} at "
-        f"{report['players']} seats against {report['against']} (seed {report['seed']}): "
-        f"{report['moves']} moves asked, {timing}; its score {sum(report['scores']):+d}.",
+        f"{report['bot']} played {played}: {report['moves']} moves asked, {timing}; its score "
+        f"{sum(report['scores']):+d}.",
         markup=False,
     )
     if report["log"]:

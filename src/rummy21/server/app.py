@@ -17,8 +17,10 @@ sent too many wrong tokens to the table lately (seat tokens or history tokens), 
 server sends ``welcome``, then (if a bot was playing the seat while its player was away) a
 ``notice`` with a sentence saying so, then ``state`` messages (the seat's own view) after
 every change, and answers each client message (see :mod:`.protocol`) with ``ack``,
-``error``, ``groups``, ``arranged``, ``declare_check`` or ``pong``, echoing its ``id``. The
-host may send ``autoplay`` to hand an absent player's seat to a bot (see :mod:`.room`).
+``error``, ``groups``, ``arranged``, ``declare_check``, ``view`` (the seat's view as the bot
+protocol gives it, for a program at the seat: :mod:`rummy21.bots.live`) or ``pong``, echoing
+its ``id``. The host may send ``autoplay`` to hand an absent player's seat to a bot (see
+:mod:`.room`).
 
 The routes are in :mod:`.api`; this module puts the server together: its settings, its parts
 (made when the app starts: the database's :class:`~.store.Store`, the bot pool, and the

@@ -128,6 +128,30 @@ def deal_view(table: Table, seat: int, names: Sequence[str] | None = None) -> di
     }
 
 
+def bot_view(table: Table, seat: int, number: int) -> dict[str, Any]:
+    """``seat``'s view of deal ``number`` (from 0) as the bot protocol gives it, for a program
+    playing the seat (:mod:`rummy21.bots.live`): ``view`` (:meth:`View.to_dict`), ``legal``
+    (the actions it may take now, in their text form; empty when it is not in turn) and, once
+    the deal is over, ``result`` (:meth:`~rummy21.game.settlement.Settlement.public_dict`).
+
+    >>> from rummy21.game import Table
+    >>> table = Table(players=2, seed=3)
+    >>> answer = bot_view(table, table.turn, 0)
+    >>> answer["legal"], answer["result"], answer["view"] == table.view(table.turn).to_dict()
+    (['draw stock', 'draw open', 'drop'], None, True)
+    >>> bot_view(table, 1 - table.turn, 0)["legal"]
+    []
+    """
+    result = table.result
+    return {
+        "type": "view",
+        "deal": number,
+        "view": table.view(seat).to_dict(),
+        "legal": [str(a) for a in table.legal_actions()] if table.turn == seat else [],
+        "result": None if result is None else result.public_dict(seat),
+    }
+
+
 def finish_card(table: Table) -> Card | None:
     """The card a valid declarer put on the finish slot."""
     for event in reversed(table.log):

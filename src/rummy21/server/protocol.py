@@ -137,6 +137,13 @@ class CheckDeclareMsg(_Msg):
     groups: GroupList = []
 
 
+class ViewMsg(_Msg):
+    """Asks for the seat's view of the deal as the bot protocol gives it (a program playing the
+    seat: ``rummy21 bot connect``): answered with ``view`` (:func:`.present.bot_view`)."""
+
+    type: Literal["view"]
+
+
 class ReadyMsg(_Msg):
     """The player has seen the deal's result and is ready for the next deal."""
 
@@ -167,6 +174,7 @@ Message: TypeAlias = (
     | GroupsMsg
     | ArrangeMsg
     | CheckDeclareMsg
+    | ViewMsg
     | ReadyMsg
     | PingMsg
     | AutoplayMsg
@@ -178,6 +186,7 @@ _OTHERS: dict[str, type[_Msg]] = {
     "groups": GroupsMsg,
     "arrange": ArrangeMsg,
     "check_declare": CheckDeclareMsg,
+    "view": ViewMsg,
     "ready": ReadyMsg,
     "ping": PingMsg,
     "autoplay": AutoplayMsg,

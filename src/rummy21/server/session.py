@@ -26,6 +26,7 @@ from rummy21.server.protocol import (
     PingMsg,
     ProtocolError,
     ReadyMsg,
+    ViewMsg,
     error_message,
     groups_of,
     message_id,
@@ -116,6 +117,10 @@ async def handle(room: Room, seat: int, conn: Connection, msg: Any) -> None:
     if isinstance(msg, AutoplayMsg):
         await room.set_autoplay(seat, msg.seat, msg.bot)
         conn.send({"type": "ack", "id": msg_id})
+        return
+    if isinstance(msg, ViewMsg):
+        _, table = room.hand_of(seat)
+        conn.send({**present.bot_view(table, seat, room.number), "id": msg_id})
         return
     if isinstance(msg, (GroupsMsg, ArrangeMsg, CheckDeclareMsg)):
         await _read(room, seat, conn, msg)
