@@ -51,10 +51,10 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from rummy21.bots.determinize import World, sample_world
-from rummy21.bots.evaluate import penalty_after
+from rummy21.bots.evaluate import Reading, penalty_after
 from rummy21.bots.expert import ExpertBot, release_order, release_readings
 from rummy21.bots.greedy import Release, best_release
-from rummy21.bots.tracking import next_active, read_public
+from rummy21.bots.tracking import NEAR, next_active, read_public
 from rummy21.cards import Card, counts_of
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.settlement import Standing
@@ -151,6 +151,32 @@ def quick_release(
     return best_release(counts, None, jokers, rules, tried or None)
 
 
+def loose_first(hand: Sequence[int], jokers: Jokers) -> list[int]:
+    """The non-joker kinds of ``hand`` in the order the others' playout turns let them go,
+    read from the counts alone: first the cards that share a group with no other card held
+    (the higher points first), then the rest, the higher points first.
+
+    >>> from rummy21.cards import parse_cards
+    >>> hand = counts_of(parse_cards("KS 2H 3H 4H 9C 9C"))
+    >>> [str(Card(i)) for i in loose_first(hand, Jokers.from_cut(Card.parse("7D")))]
+    ['KS', '9C', '4H', '3H', '2H']
+    """
+    mask = jokers.joker_mask
+
+    def alone(i: int) -> bool:
+        return hand[i] < 2 and not any(hand[x] for x in NEAR[i] if x != i)
+
+    held = [i for i in range(len(NEAR)) if hand[i] and not mask[i]]
+    return sorted(held, key=lambda i: (not alone(i), -Card(i).points, i))
+
+
+def _joins(hand: Sequence[int], index: int) -> bool:
+    """Whether card kind ``index`` can share a group with a card of ``hand`` (one of its
+    :data:`~rummy21.bots.tracking.NEAR` kinds held, itself included); the printed joker
+    always can."""
+    return index >= len(NEAR) or any(hand[x] for x in NEAR[index])
+
+
 class Start(NamedTuple):
     """Where a candidate's playout starts: the 21-card hand it leaves (and its penalty), the
     stock index of the bot's next draw, how many of its draws to play, and whether the others
@@ -243,7 +269,7 @@ class SearchBot:
         found = []
         for seat in self._seats_after(view):
             hand = list(world.hands[seat])
-            order = release_order(release_readings(list(hand), None, view), view.jokers)
+            order = loose_first(hand, view.jokers)
             found.append((hand, penalty_after(hand, view.cut, view.rules).points, order))
         return found
 
@@ -256,15 +282,20 @@ class SearchBot:
         stock: Sequence[Card],
         at: int,
         view: View,
+        width: int,
     ) -> tuple[Release | None, int]:
         """One seat's turn in a table playout: takes the open card if that lowers its
         penalty by ``take_gain`` (or declares), else draws the stock's card at ``at``; then
-        lets go :func:`quick_release`'s card. Returns the release (``None``: the stock ran
-        out) and the stock index after the turn; ``hand`` is updated."""
+        lets go :func:`quick_release`'s card over ``width`` cards of ``order``. A card that
+        joins nothing held (no joker, no card near it) is neither read for taking nor, with
+        ``width`` 0 (the others' turns), kept: it is let go again at once, the hand as it
+        was. Returns the release (``None``: the stock ran out) and the stock index after the
+        turn; ``hand`` is updated."""
         jokers, rules = view.jokers, view.rules
-        if open_card is not None and not jokers.joker_mask[open_card]:
+        mask = jokers.joker_mask
+        if open_card is not None and not mask[open_card] and _joins(hand, open_card):
             hand[open_card] += 1
-            tried = [i for i in order if hand[i] and i != open_card][: self.release_width]
+            tried = [i for i in order if hand[i] and i != open_card][: width or 2]
             if tried:
                 taken = best_release(hand, None, jokers, rules, tried)
                 if taken.declare or taken.reading.points <= points - self.take_gain:
@@ -274,8 +305,10 @@ class SearchBot:
         if at >= len(stock):
             return None, at
         drawn = stock[at].index
+        if not width and not mask[drawn] and not _joins(hand, drawn):
+            return Release(Card(drawn), Reading(points, False, False), False), at + 1
         hand[drawn] += 1
-        release = quick_release(hand, drawn, order, jokers, rules, self.release_width)
+        release = quick_release(hand, drawn, order, jokers, rules, width or 2)
         if not release.declare:
             hand[release.card.index] -= 1
         return release, at + 1
@@ -303,7 +336,9 @@ class SearchBot:
         for _ in range(self.table_rounds):
             if not first:
                 for k, (hand, their, their_order) in enumerate(others):
-                    release, at = self._turn(hand, their, their_order, open_card, stock, at, view)
+                    release, at = self._turn(
+                        hand, their, their_order, open_card, stock, at, view, 0
+                    )
                     if release is None:
                         return float(points)
                     if release.declare:
@@ -312,7 +347,9 @@ class SearchBot:
                     open_card = release.card.index
             offer = None if first else open_card
             first = False
-            release, at = self._turn(mine, points, order, offer, stock, at, view)
+            release, at = self._turn(
+                mine, points, order, offer, stock, at, view, self.release_width
+            )
             if release is None:
                 return float(points)
             if release.declare:
