@@ -30,6 +30,40 @@ Name = Literal["native", "python"]
 NAMES: tuple[Name, ...] = ("native", "python")
 
 
+TWINS: tuple[str, ...] = (
+    "Stage",
+    "back_of",
+    "close_position",
+    "greedy_arrangement",
+    "hand_plan",
+    "idle",
+    "marked",
+    "max_pure_groups",
+    "pool_splits",
+    "rebuild_groups",
+    "stage_from",
+    "suit_step",
+    "suit_table",
+    "sweep_moves",
+    "sweep_positions",
+)
+"""The entry points both cores provide under one name, the same function in each (what
+:func:`current` hands the solver). ``tests/test_native_twins.py`` checks that the native
+core has no other entry point but :data:`NATIVE_ONLY` and that each twin pair is compared by
+a named test: a twin left out of this list, or never compared, fails a test by its name."""
+NATIVE_ONLY: tuple[str, ...] = (
+    "CLASSES",
+    "PHASES",
+    "ROLES",
+    "SLOTS",
+    "cache_size",
+    "clear_caches",
+    "configure",
+)
+"""The native core's own machinery, with no twin: its layout constants (checked against
+Python's by :func:`~rummy21.solver.core.configure_native`), its caches, its configuration."""
+
+
 class BackendError(RuntimeError):
     """The core asked for cannot run (not built, or an unknown name)."""
 
