@@ -68,6 +68,7 @@ def test_the_map_names_only_listed_twins() -> None:
 def test_back_pointers_are_the_twins() -> None:
     """Every entry of every stage a sweep keeps has the same back-pointer in both cores, and
     a balance no entry has is a LookupError in both."""
+    assert native is not None
     rules = RuleSet.preset("classic")
     rng = random.Random("twins/back_of")
     checked = 0
