@@ -15,7 +15,7 @@ from handgen import rule_variants
 
 from rummy21.bots import make_bots
 from rummy21.bots.advice import advise
-from rummy21.game import Dropped, Source, Table
+from rummy21.game import Dropped, Source, Table, parse_action
 from rummy21.game.view import Phase
 from rummy21.ruleset import RuleSet
 
@@ -83,3 +83,62 @@ def test_the_coach_and_the_bots_only_name_moves_the_table_accepts(variant: str) 
             assert table.can_discard(advice.release, seat)
         if advice.draw is not None:
             assert table.can_draw(advice.draw, seat)
+
+
+def _charged_as_shown(before: Table, final: Table) -> list[tuple[int, int, str]]:
+    """For each seat that pays a declarer's penalty at the end of ``final``: the penalty and
+    rule its reading showed in ``before`` (the position just before the declaration) and what
+    the settlement charged, side by side."""
+    present = pytest.importorskip("rummy21.server.present")
+    result = final.result
+    assert result is not None and result.winner is not None
+    rows = []
+    for seat in result.seats:
+        if seat.seat == result.winner or seat.rule is None:
+            continue
+        if seat.standing.value != "active":
+            continue
+        shown = present.reading(before.view(seat.seat))
+        assert (shown["penalty"], shown["rule"]) == (seat.penalty, seat.rule), (
+            f"Seat {seat.seat + 1} was shown {shown['penalty']} ({shown['rule']}), "
+            f"charged {seat.penalty} ({seat.rule})"
+        )
+        rows.append((seat.seat, seat.penalty, str(seat.rule)))
+    return rows
+
+
+@pytest.mark.parametrize("variant", ["classic", "adda52"])
+def test_the_penalty_a_seat_is_shown_is_the_one_it_is_charged(variant: str) -> None:
+    """What each losing seat's reading says it would pay if another declared now, at the
+    position just before a declaration, is what the settlement charges it — the first-turn
+    cap included (RULES §9: adda52)."""
+    charged = []
+    for seed in range(4):
+        table = Table(players=3, rules=VARIANTS[variant], seed=seed)
+        bots = make_bots(["expert", "expert", "greedy"], seed=seed)
+        while not table.over:
+            before = copy.deepcopy(table)
+            seat = table.turn
+            assert seat is not None
+            table.apply(bots[seat].choose(table.view(seat), table.legal_actions()), seat)
+        if table.result is not None and table.result.winner is not None:
+            charged += _charged_as_shown(before, table)
+    assert len(charged) >= 3
+
+
+def test_a_seat_that_never_played_is_shown_the_first_turn_cap() -> None:
+    """The golden deal of the first-turn cap: seat 0 declares on the deal's first turn, and
+    seat 1, whose hand counts 151 (120 after the full-count cap), was shown (and pays) the
+    cap of 75, in the narration's words."""
+    present = pytest.importorskip("rummy21.server.present")
+    from test_game_golden import GOLDEN, build, load
+
+    head, _ = load(GOLDEN / "first_turn_cap_adda52.jsonl")
+    table = build(head)
+    table.draw("stock")
+    shown = present.reading(table.view(1))
+    table.apply(parse_action("declare KH"))
+    assert table.result is not None
+    paid = table.result.seats[1]
+    assert (shown["penalty"], shown["rule"]) == (paid.penalty, paid.rule) == (75, "first_turn_cap")
+    assert shown["reason"] == "first-turn cap (full count 151)"

@@ -42,15 +42,14 @@ from rummy21.game import (
 from rummy21.game.actions import Action
 from rummy21.game.declaration import judge
 from rummy21.game.match import parse_point_value
-from rummy21.game.narration import TONES, Tone, narrate
+from rummy21.game.narration import TONES, Tone, charge_reason, narrate
 from rummy21.game.picture import LABEL_WIDTH, layout_rows, others_line, table_line
-from rummy21.game.settlement import SeatResult, Settlement, Standing, hand_shown
+from rummy21.game.settlement import SeatResult, Settlement, Standing, charge, hand_shown
 from rummy21.game.view import EventAction, PublicEvent, View, public_event
 from rummy21.groups import Group
 from rummy21.jokers import Jokers
-from rummy21.ruleset import DubleeSave, RuleSet
-from rummy21.solver import max_pure_groups
-from rummy21.suggest import Route, Suggestion, suggest_counts
+from rummy21.ruleset import RuleSet
+from rummy21.suggest import Suggestion, suggest_counts
 
 HUMAN = 0
 HELP = """Commands
@@ -108,54 +107,12 @@ def layout_lines(
     return lines
 
 
-def penalty_reason(
-    analysis: Analysis, layout: Suggestion, rules: RuleSet, whose: str = "your cards"
-) -> tuple[str, str]:
-    """The rule by which these 21 cards pay what they pay if another player declares now
-    (RULES §7), e.g. ``full count 139, capped at 120``; and, when they pay the full count,
-    why no save applies (else ``""``).
-
-    The layout shown is the coach's (the best groups, as if the pure condition were met); the
-    penalty is the real one: the full count until the cards can make enough pure groups.
-    """
-    penalty = analysis.penalty
-    needed = rules.pure_groups_needed
-    label = penalty.rule.label
-    if penalty.rule == "pure_save":
-        shown = layout.route == Route.GROUPS and layout.loose_points == penalty.uncapped
-        loose = "the loose cards" if penalty.uncapped else "no card left loose"
-        detail = loose if shown else f"the cards left outside groups once {needed} of them are pure"
-    elif penalty.rule == "dublee_save":
-        detail = (
-            f"a flat {rules.dublee_save_flat}"
-            if rules.dublee_save is DubleeSave.FLAT
-            else "the cards outside dublees"
-        )
-    else:
-        detail = "every card counts"
-    if penalty.uncapped > penalty.points:
-        text = f"{label} {penalty.uncapped}, capped at {penalty.points}"
-        if penalty.rule != "full_count":
-            text += f" ({detail})"
-    else:
-        text = f"{label} ({detail})"
-    why = ""
-    if penalty.rule == "full_count":
-        can = min(max_pure_groups(counts_of(analysis.cards)), needed)
-        if can < needed:
-            why = (
-                f"the pure save needs {plural(needed, 'pure group')}, {whose} can make "
-                f"{can or 'none'}"
-            )
-    return text, why
-
-
-def penalty_sentence(analysis: Analysis, layout: Suggestion, rules: RuleSet) -> str:
-    """``pays N if someone declares now: …`` (:func:`penalty_reason`) in one sentence."""
-    text, why = penalty_reason(analysis, layout, rules)
-    return f"pays {analysis.penalty.points} if someone declares now: {text}" + (
-        f" — {why}" if why else ""
-    )
+def penalty_sentence(view: View, analysis: Analysis, layout: Suggestion) -> str:
+    """``pays N if someone declares now: …`` (the seat's charge, :meth:`View.charge`, and
+    its reason, :func:`~rummy21.game.narration.charge_reason`) in one sentence."""
+    charged = view.charge(analysis.penalty)
+    text, why = charge_reason(charged, analysis, layout, view.rules)
+    return f"pays {charged.points} if someone declares now: {text}" + (f" — {why}" if why else "")
 
 
 def value_note(analysis: Analysis) -> str:
@@ -178,7 +135,7 @@ def hint_text(view: View, advice: Advice | None = None) -> str:
                 f"Declare! Finish with {card} ('declare {advice.release}'): the other 21 "
                 f"cards are a valid declaration (option {option})."
             )
-        pays = penalty_sentence(advice.analysis, advice.layout, view.rules)
+        pays = penalty_sentence(view, advice.analysis, advice.layout)
         return f"Discard {card}: then your hand {pays}."
     top = view.top
     if advice.draw is Source.OPEN and top is not None:
@@ -341,7 +298,7 @@ class Session:
         """The hand as the coach lays it out, what it pays and why; after drawing, the 21 cards
         kept and the suggested discard apart. Returns the advice shown."""
         advice = advice or advise(view)
-        j, rules = view.jokers, view.rules
+        j = view.jokers
         layout, analysis, release = advice.layout, advice.analysis, advice.release
         if release is None:
             self.out.print(Text(f"Your hand, {len(view.hand)} cards:", style="bold"))
@@ -353,7 +310,7 @@ class Session:
                     "then finish with a card you do not need.",
                     style="bold green",
                 )
-            self.print_penalty("It", analysis, layout, rules)
+            self.print_penalty("It", view, analysis, layout)
         else:
             drawn = view.drawn
             self.out.print(
@@ -376,7 +333,7 @@ class Session:
             else:
                 self.out.print(line.append(f"   (type {release})", style="dim"))
                 self.print_penalty(
-                    f"After discarding {release.pretty()} your hand", analysis, layout, rules
+                    f"After discarding {release.pretty()} your hand", view, analysis, layout
                 )
         note = value_note(analysis)
         if note:
@@ -384,12 +341,11 @@ class Session:
         return advice
 
     def print_penalty(
-        self, subject: str, analysis: Analysis, layout: Suggestion, rules: RuleSet
+        self, subject: str, view: View, analysis: Analysis, layout: Suggestion
     ) -> None:
-        text, why = penalty_reason(analysis, layout, rules)
-        self.out.print(
-            f"  {subject} pays {analysis.penalty.points} if someone declares now: {text}."
-        )
+        charged = view.charge(analysis.penalty)
+        text, why = charge_reason(charged, analysis, layout, view.rules)
+        self.out.print(f"  {subject} pays {charged.points} if someone declares now: {text}.")
         if why:
             self.out.print(f"  ({why[0].upper()}{why[1:]}.)", style="dim")
 
@@ -568,8 +524,10 @@ class Session:
                 counts = counts_of(seat.cards)
                 layout = suggest_counts(counts, j, table.rules)
                 reading = analyze_counts(counts, j, table.rules)
-                if seat.rule == reading.penalty.rule and seat.penalty == reading.penalty.points:
-                    text, why = penalty_reason(reading, layout, table.rules, "the cards")
+                played = table.view(HUMAN).seats[seat.seat].played
+                charged = charge(seat.standing, played, table.rules, reading.penalty)
+                if seat.rule == charged.rule and seat.penalty == charged.points:
+                    text, why = charge_reason(charged, reading, layout, table.rules, "the cards")
                     pays = f"pays {seat.penalty}: {text}" + (f" — {why}" if why else "")
             if layout is not None and not seat.groups:
                 lines = layout_lines(layout.groups, layout.loose, j)  # arranged for display

@@ -19,11 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 
-from rummy21.cards import Card
+from rummy21.analysis import Analysis, PenaltyRule
+from rummy21.cards import Card, counts_of
 from rummy21.game.events import EndReason
+from rummy21.game.settlement import Charge
 from rummy21.game.view import EventAction, PublicEvent
 from rummy21.jokers import Jokers
-from rummy21.ruleset import RuleSet
+from rummy21.ruleset import DubleeSave, RuleSet
+from rummy21.solver import max_pure_groups
+from rummy21.suggest import Route, Suggestion
 
 Part = str | Card
 Sentence = tuple[Part, ...]
@@ -116,3 +120,70 @@ def narrate(event: PublicEvent, name: Namer, rules: RuleSet) -> Sentence:
 def plain(sentence: Sequence[Part], card: Callable[[Card], str] = str) -> str:
     """The sentence as text (cards written by ``card``: their code unless told otherwise)."""
     return "".join(card(part) if isinstance(part, Card) else part for part in sentence)
+
+
+def _groups(count: int) -> str:
+    return f"{count} pure group" + ("" if count == 1 else "s")
+
+
+def charge_reason(
+    charged: Charge,
+    analysis: Analysis,
+    layout: Suggestion,
+    rules: RuleSet,
+    whose: str = "your cards",
+) -> tuple[str, str]:
+    """Why 21 cards pay what they pay if another player declares now (``charged``, the
+    seat's :class:`~rummy21.game.settlement.Charge`; ``analysis`` and ``layout`` the cards'
+    reading and the coach's layout): the rule with its detail, e.g. ``full count 139, capped
+    at 120`` or ``first-turn cap (full count 118)``; and, when they pay the full count, why no
+    save applies (else ``""``). Every screen says these words.
+
+    The layout shown is the coach's (the best groups, as if the pure condition were met); the
+    penalty is the real one: the full count until the cards can make enough pure groups.
+
+    >>> from rummy21.analysis import analyze
+    >>> from rummy21.cards import parse_cards
+    >>> from rummy21.game.settlement import Standing, charge
+    >>> from rummy21.suggest import suggest
+    >>> rules = RuleSet.preset("adda52")
+    >>> hand = parse_cards("2S 5S 9S JS KS 3C 6C 10C QC AD 4D 8D 10D 2H 6H 9H QH KH 3S 7C JD")
+    >>> analysis = analyze(hand, Card.parse("7D"), rules)
+    >>> layout = suggest(hand, Card.parse("7D"), rules)
+    >>> charged = charge(Standing.ACTIVE, 0, rules, analysis.penalty)
+    >>> text, why = charge_reason(charged, analysis, layout, rules)
+    >>> text
+    'first-turn cap (full count 139)'
+    >>> why
+    'the pure save needs 3 pure groups, your cards can make none'
+
+    """
+    penalty = analysis.penalty
+    needed = rules.pure_groups_needed
+    rule = penalty.rule
+    if rule is PenaltyRule.PURE_SAVE:
+        shown = layout.route == Route.GROUPS and layout.loose_points == penalty.uncapped
+        loose = "the loose cards" if penalty.uncapped else "no card left loose"
+        detail = loose if shown else f"the cards left outside groups once {needed} of them are pure"
+    elif rule is PenaltyRule.DUBLEE_SAVE:
+        detail = (
+            f"a flat {rules.dublee_save_flat}"
+            if rules.dublee_save is DubleeSave.FLAT
+            else "the cards outside dublees"
+        )
+    else:
+        detail = "every card counts"
+    if charged.rule is PenaltyRule.FIRST_TURN_CAP:
+        text = f"{charged.rule.label} ({rule.label} {penalty.uncapped})"
+    elif penalty.uncapped > penalty.points:
+        text = f"{rule.label} {penalty.uncapped}, capped at {penalty.points}"
+        if rule is not PenaltyRule.FULL_COUNT:
+            text += f" ({detail})"
+    else:
+        text = f"{rule.label} ({detail})"
+    why = ""
+    if rule is PenaltyRule.FULL_COUNT:
+        can = min(max_pure_groups(counts_of(analysis.cards)), needed)
+        if can < needed:
+            why = f"the pure save needs {_groups(needed)}, {whose} can make {can or 'none'}"
+    return text, why

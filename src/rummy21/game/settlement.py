@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from rummy21.analysis import Analysis, Option, PenaltyRule, analyze_counts, pure_groups_possible
+from rummy21.analysis import (
+    Analysis,
+    Option,
+    Penalty,
+    PenaltyRule,
+    analyze_counts,
+    pure_groups_possible,
+)
 from rummy21.cards import Card, counts_of
 from rummy21.game.events import DropKind, EndReason
 from rummy21.game.turn import drop_points
@@ -40,6 +47,89 @@ class Standing(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Charge:
+    """What one seat pays the declarer (RULES §7) and by which rule: the one answer the
+    settlement charges, the table's screens show and the narration says.
+
+    ``count`` is what the rule started from: the hand's count before the full-count cap and
+    the first-turn cap (the same as ``points`` when nothing capped it); a drop's or a wrong
+    declaration's points. The total loss cap, which depends on what every seat pays, is
+    applied by :func:`settle` on top of it.
+
+    >>> rules = RuleSet.preset("adda52")
+    >>> charge(Standing.ACTIVE, 0, rules, hand_penalty(118, PenaltyRule.FULL_COUNT, 118))
+    Charge(points=75, rule='first_turn_cap', count=118)
+    >>> _.sentence()
+    '75 points: first-turn cap (full count 118)'
+    >>> charge(Standing.ACTIVE, 3, rules, hand_penalty(118, PenaltyRule.FULL_COUNT, 118)).sentence()
+    '118 points: full count'
+    >>> charge(Standing.DROPPED, 0, rules, drop=DropKind.FIRST).sentence()
+    '30 points: first drop'
+    """
+
+    points: int
+    rule: PenaltyRule
+    count: int
+
+    @property
+    def capped(self) -> bool:
+        """Whether a cap (the full count's or the first turn's) lowered the count."""
+        return self.count > self.points
+
+    def sentence(self) -> str:
+        """The charge in words: ``"75 points: first-turn cap (full count 118)"``."""
+        text = f"{self.points} points: {self.rule.label}"
+        if not self.capped:
+            return text
+        if self.rule is PenaltyRule.FIRST_TURN_CAP:
+            return f"{text} (full count {self.count})"
+        return f"{text} {self.count}, capped at {self.points}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "points": self.points,
+            "rule": self.rule,
+            "count": self.count,
+            "sentence": self.sentence(),
+        }
+
+
+def hand_penalty(points: int, rule: PenaltyRule, uncapped: int) -> Penalty:
+    """A hand's :class:`~rummy21.analysis.Penalty` with no groups shown (for examples)."""
+    return Penalty(points, rule, (), (), uncapped)
+
+
+def charge(
+    standing: Standing,
+    played: int,
+    rules: RuleSet,
+    penalty: Penalty | None = None,
+    drop: DropKind | None = None,
+    drop_points_paid: int | None = None,
+) -> Charge:
+    """What a seat of ``standing`` that has played ``played`` turns pays if another seat
+    declares (RULES §7): a wrong declaration's points; a drop's (``drop_points_paid``, the
+    points its :class:`~rummy21.game.events.Dropped` event recorded, else those of its
+    ``drop`` kind); else its hand's ``penalty`` (the analysis's: a save or the full count,
+    after the full-count cap), no more than the rule set's first-turn cap if it never played.
+    """
+    if standing is Standing.WRONG:
+        points = rules.wrong_declaration
+        return Charge(points, PenaltyRule.WRONG_DECLARATION, points)
+    if standing is Standing.DROPPED:
+        kind = drop or DropKind.MIDDLE
+        points = drop_points(kind, rules) if drop_points_paid is None else drop_points_paid
+        rule = PenaltyRule.FIRST_DROP if kind is DropKind.FIRST else PenaltyRule.MIDDLE_DROP
+        return Charge(points, rule, points)
+    if penalty is None:
+        raise ValueError("the charge of a seat still holding cards needs its hand's penalty")
+    cap = rules.first_turn_cap
+    if cap is not None and played == 0 and penalty.points > cap:
+        return Charge(cap, PenaltyRule.FIRST_TURN_CAP, penalty.uncapped)
+    return Charge(penalty.points, penalty.rule, penalty.uncapped)
+
+
+@dataclass(frozen=True, slots=True)
 class SeatEnd:
     """What settlement needs to know about one seat when the deal ends."""
 
@@ -50,6 +140,8 @@ class SeatEnd:
     played: int
     """Turns the seat completed."""
     drop: DropKind | None = None
+    drop_points: int | None = None
+    """What its drop cost, as its :class:`~rummy21.game.events.Dropped` event recorded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,21 +321,12 @@ def settle(
     for s in seats:
         if s.seat == winner:
             continue
-        if s.standing is Standing.WRONG:
-            penalty[s.seat], rule[s.seat] = rules.wrong_declaration, PenaltyRule.WRONG_DECLARATION
-        elif s.standing is Standing.DROPPED:
-            kind = s.drop or DropKind.MIDDLE
-            penalty[s.seat] = drop_points(kind, rules)
-            rule[s.seat] = (
-                PenaltyRule.FIRST_DROP if kind is DropKind.FIRST else PenaltyRule.MIDDLE_DROP
-            )
-        else:
+        found = None
+        if s.standing not in (Standing.WRONG, Standing.DROPPED):
             found = analysis_of(s).penalty
-            penalty[s.seat], rule[s.seat] = found.points, found.rule
             groups[s.seat], loose[s.seat] = found.groups, found.loose
-            cap = rules.first_turn_cap
-            if cap is not None and s.played == 0 and found.points > cap:
-                penalty[s.seat], rule[s.seat] = cap, PenaltyRule.FIRST_TURN_CAP
+        charged = charge(s.standing, s.played, rules, found, s.drop, s.drop_points)
+        penalty[s.seat], rule[s.seat] = charged.points, charged.rule
         pay[s.seat][winner] += penalty[s.seat]
         pay[winner][s.seat] -= penalty[s.seat]
 

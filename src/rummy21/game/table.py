@@ -141,6 +141,7 @@ class Table:
         self._finish: Card | None = None
         self._standing = [Standing.ACTIVE] * players
         self._drops: list[DropKind | None] = [None] * players
+        self._drop_points: list[int | None] = [None] * players
         self._played = [0] * players
         self._timeouts = [0] * players
         self._turn = (dealer + 1) % players
@@ -502,6 +503,7 @@ class Table:
         self._sizes[seat] = 0
         self._standing[seat] = Standing.DROPPED
         self._drops[seat] = kind
+        self._drop_points[seat] = points
         event = Dropped(seat, kind, points, forced)
         self._record(event)
         return event
@@ -591,6 +593,7 @@ class Table:
                 self._out[s] or _cards(self._hands[s]),
                 self._played[s],
                 self._drops[s],
+                self._drop_points[s],
             )
             for s in range(self._players)
         ]

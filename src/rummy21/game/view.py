@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from rummy21.analysis import Penalty
 from rummy21.cards import Card
 from rummy21.game.actions import Source
 from rummy21.game.events import (
@@ -32,7 +33,7 @@ from rummy21.game.events import (
     Reshuffled,
     TimedOut,
 )
-from rummy21.game.settlement import Standing
+from rummy21.game.settlement import Charge, Standing, charge
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
@@ -195,6 +196,23 @@ class View:
             and card in self.hand
             and card != self.blocked
         )
+
+    def charge(self, penalty: Penalty) -> Charge:
+        """What this seat would pay if another declared now (:func:`~rummy21.game.settlement.
+        charge`, the rule the settlement charges by), its 21 cards paying ``penalty`` (their
+        analysis's): after drawing, the 21 cards it keeps once its turn is over.
+
+        >>> from rummy21.game.table import Table
+        >>> from rummy21.analysis import analyze
+        >>> from rummy21.ruleset import RuleSet
+        >>> view = Table(players=2, rules=RuleSet.preset("adda52"), seed=0).view(1)
+        >>> analysis = analyze(view.hand, view.cut, view.rules)
+        >>> analysis.penalty.points, view.charge(analysis.penalty).sentence()
+        (118, '75 points: first-turn cap (full count 118)')
+        """
+        me = self.seats[self.seat]
+        played = me.played + (self.my_turn and self.phase is Phase.DISCARD)
+        return charge(me.standing, played, self.rules, penalty, me.drop)
 
     @property
     def releasable(self) -> tuple[Card, ...]:

@@ -27,7 +27,7 @@ from rummy21.bots.advice import advise, layout_of
 from rummy21.cards import ALL_CARDS, Card, CardError, MissingCard, counts_of, without
 from rummy21.game.events import Declared
 from rummy21.game.match import DealSummary
-from rummy21.game.narration import narrate, plain
+from rummy21.game.narration import charge_reason, narrate, plain
 from rummy21.game.settlement import Settlement, hand_shown
 from rummy21.game.table import Table
 from rummy21.game.view import Phase, PublicEvent, View
@@ -263,8 +263,11 @@ def reading(view: View) -> dict[str, Any]:
     the hand laid out, the real penalty and why, value cards, and the advised move — which is
     never one the table would refuse. :class:`ValueError` if the seat holds no hand.
 
-    ``penalty``/``rule``/``uncapped``/``cap`` are what the 21 cards shown would pay if another
-    player declared now; ``pure_groups`` (of ``pure_needed``) and ``dublees`` (of
+    ``penalty``/``rule``/``uncapped`` are what the 21 cards shown would pay if another player
+    declared now (the seat's charge, :meth:`~rummy21.game.view.View.charge`: the first-turn cap
+    too), ``reason`` and ``why`` the narration's words for it
+    (:func:`~rummy21.game.narration.charge_reason`), which the page shows as they are;
+    ``pure_groups`` (of ``pure_needed``) and ``dublees`` (of
     ``dublee_save_min``) say why a save does or does not apply. After drawing, ``discard`` is
     the card to let go (``declare``: finishing with it is valid); before drawing in turn,
     ``draw`` is where to draw from and ``gain`` how much the open card lowers the penalty.
@@ -279,14 +282,18 @@ def reading(view: View) -> dict[str, Any]:
     analysis = advice.analysis
     counts = counts_of(analysis.cards)
     layout = advice.layout
+    charged = view.charge(analysis.penalty)
+    reason, why = charge_reason(charged, analysis, advice.layout, rules)
     return {
         "cards": len(view.hand),
         "valid": analysis.valid,
         "options": list(analysis.options),
-        "penalty": analysis.penalty.points,
-        "rule": analysis.penalty.rule,
-        "uncapped": analysis.penalty.uncapped,
+        "penalty": charged.points,
+        "rule": charged.rule,
+        "uncapped": charged.count,
         "cap": rules.full_count_cap,
+        "reason": reason,
+        "why": why,
         "pure_groups": min(max_pure_groups(counts), rules.pure_groups_needed),
         "pure_needed": rules.pure_groups_needed,
         "dublees": sum(n // 2 for n in counts),
