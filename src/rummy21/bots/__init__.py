@@ -164,6 +164,30 @@ def choose_move(
     return action, time.process_time() - started
 
 
+def check_bots_load(names: Sequence[str]) -> None:
+    """Make each bot of a ``KIND:ARGUMENT`` name among ``names`` once (a policy or network
+    file read, a budget checked), so that one that cannot play is refused before play as a
+    :class:`ValueError` naming it, not as a traceback in the middle of a run. ``exec:``
+    programs are checked by :func:`~rummy21.bots.external.check_exec_names` (they are not
+    started here); ``clairvoyant`` is built by the tournament on each deal's table.
+
+    >>> check_bots_load(["greedy", "search:12"])
+    >>> check_bots_load(["learned:/no/such.npz"])
+    Traceback (most recent call last):
+    ...
+    ValueError: the bot 'learned:/no/such.npz' cannot play: no network file at /no/such.npz
+    """
+    for name in dict.fromkeys(names):
+        kind, sep, _ = name.partition(":")
+        if not sep or kind.strip().lower() == "exec" or name == CLAIRVOYANT:
+            continue
+        try:
+            make_bot(name, 0)
+        except Exception as error:  # a file that will not load fails in many ways
+            reason = str(error).strip() or type(error).__name__
+            raise ValueError(f"the bot {name!r} cannot play: {reason}") from error
+
+
 def parse_bot_names(text: str, seats: int) -> list[str]:
     """Bot names for ``seats`` seats from ``"greedy,random"`` (repeated in turn to fill them).
 
@@ -209,6 +233,7 @@ __all__ = [
     "SearchBot",
     "best_release",
     "check_bot_name",
+    "check_bots_load",
     "choose_move",
     "level_of",
     "make_bot",

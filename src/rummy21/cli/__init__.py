@@ -13,6 +13,7 @@ import errno
 import importlib
 import os
 import re
+import signal
 import sys
 from typing import NoReturn
 
@@ -129,6 +130,12 @@ COMMANDS = {
     "bot": "bot",
 }
 
+#: The commands that only write a report to stdout: when the reader of a pipe goes away
+#: (``rummy21 analyze … | head -1``) they end as Unix tools do, quietly, by SIGPIPE (status
+#: 141 in a shell). The others (a server, a live table, the terminal game) keep Python's
+#: default: a closed connection is an error they handle, never a signal that kills them.
+PIPE_COMMANDS = frozenset({"analyze", "simulate", "tournament", "review"})
+
 #: Errors writing the output that are the machine's, not the program's.
 _OUTPUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 
@@ -143,6 +150,8 @@ def _register(only: str | None = None) -> None:
 def main() -> None:
     wanted = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] in COMMANDS else None
     _register(wanted)
+    if wanted in PIPE_COMMANDS and hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         try:
             app()

@@ -55,7 +55,7 @@ def check_command(
     """Play seeded deals with the bot program COMMAND; report its protocol errors.
 
     Every fault is counted by kind, with examples; the status is 1 if there was any."""
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         tested, others = _bots(command, seed, players, against, seconds, logs)
         rule_set = _rules(rules, players, deals, turn_limit)
@@ -108,7 +108,7 @@ def connect_command(
 ) -> None:
     """Play a seat of a live table (rummy21 serve) with the bot program COMMAND, through the
     WebSocket a browser uses, until the table's match is over."""
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         from rummy21.bots.live import LiveBot, LiveError, program_name, socket_url, table_address
     except ImportError as error:

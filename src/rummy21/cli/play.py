@@ -19,7 +19,14 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from rummy21.analysis import Analysis, ShownGroup, analyze_counts
-from rummy21.bots import BOT_NAMES, Bot, make_bots, parse_bot_names, tell_deal_over
+from rummy21.bots import (
+    BOT_NAMES,
+    Bot,
+    check_bots_load,
+    make_bots,
+    parse_bot_names,
+    tell_deal_over,
+)
 from rummy21.bots.advice import Advice, advise
 from rummy21.bots.external import check_exec_names, set_move_time
 from rummy21.cards import Card, CardError, counts_of
@@ -603,7 +610,7 @@ def play_command(
     bot_time: str | None = bot_time_option(),
 ) -> None:
     """Play 21 Card Rummy in the terminal against bots."""
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         rule_set = RuleSet.preset(rules)
         if not rule_set.min_players <= players <= rule_set.max_players:
@@ -617,6 +624,7 @@ def play_command(
         names = parse_bot_names(bots, players - 1)
         set_move_time(bot_time)
         check_exec_names(names)
+        check_bots_load(names)
         value = parse_point_value(point_value)
     except ValueError as error:
         err.print(f"error: {error}", markup=False)

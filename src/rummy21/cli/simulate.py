@@ -16,9 +16,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT, make_bots, parse_bot_names, play_deal
+from rummy21.bots import (
+    BOT_NAMES,
+    DEFAULT_TURN_LIMIT,
+    check_bots_load,
+    make_bots,
+    parse_bot_names,
+    play_deal,
+)
 from rummy21.bots.external import check_exec_names, set_move_time
-from rummy21.cli import app
+from rummy21.cli import EXIT_INTERRUPTED, app
 from rummy21.cli.options import bot_time_option, rules_option, turn_limit_option
 from rummy21.game.match import DealRecord, Match
 from rummy21.ruleset import RuleSet
@@ -86,7 +93,7 @@ def simulate_command(
     bot_time: str | None = bot_time_option(),
 ) -> None:
     """Let bots play DEALS deals and report how each ended and the scores."""
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     try:
         rule_set = RuleSet.preset(rules)
         if turn_limit is not None and turn_limit < 0:
@@ -106,31 +113,53 @@ def simulate_command(
         names = parse_bot_names(bots, players)
         set_move_time(bot_time)
         check_exec_names(names)
+        check_bots_load(names)
     except ValueError as error:
         err.print(f"error: {error}", markup=False, highlight=False)
         raise typer.Exit(2) from None
     records: list[DealRecord] = []
     runs = simulate(players, deals, seed, names, rule_set)
+    try:
+        if as_json:
+            for record in runs:
+                records.append(record)
+                print(json.dumps(record.to_dict()), flush=True)
+        else:
+            with Progress(
+                TextColumn("deals"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err,
+                transient=True,
+                disable=not err.is_terminal,
+            ) as progress:
+                task = progress.add_task("deals", total=deals)
+                for record in runs:
+                    records.append(record)
+                    progress.advance(task)
+    except KeyboardInterrupt:
+        # As the tournament does: what was played is not lost.
+        err.print(f"interrupted after {len(records)} of {deals} deals; the summary of those:")
+        _finish(records, players, names, rule_set, seed, as_json)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    _finish(records, players, names, rule_set, seed, as_json)
+
+
+def _finish(
+    records: list[DealRecord],
+    players: int,
+    names: list[str],
+    rule_set: RuleSet,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """The summary of the deals played, as JSON (a last line) or as a table."""
+    data = summary(records, players, names, rule_set, seed)
     if as_json:
-        for record in runs:
-            records.append(record)
-            print(json.dumps(record.to_dict()), flush=True)
-        print(json.dumps(summary(records, players, names, rule_set, seed)))
-        return
-    with Progress(
-        TextColumn("deals"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as progress:
-        task = progress.add_task("deals", total=deals)
-        for record in runs:
-            records.append(record)
-            progress.advance(task)
-    _print_summary(summary(records, players, names, rule_set, seed)["summary"])
+        print(json.dumps(data), flush=True)
+    else:
+        _print_summary(data["summary"])
 
 
 def _print_summary(data: dict[str, Any]) -> None:
@@ -142,7 +171,7 @@ def _print_summary(data: dict[str, Any]) -> None:
         f"{deals} deal{'' if deals == 1 else 's'}, rules {data['rules']}, seed "
         f"{data['seed']}, {limit}: {reasons['declared']} declared, {reasons['last_active']} "
         f"won by the last active player, {reasons['wash']} washed; "
-        f"{data['mean_turns']} turns a deal on average"
+        f"{data['mean_turns']:.1f} turns a deal on average"
     )
     table = RichTable("seat", "bot", "wins", "total", "mean per deal")
     for seat, bot in enumerate(data["bots"]):
@@ -150,7 +179,7 @@ def _print_summary(data: dict[str, Any]) -> None:
             str(seat),
             bot,
             str(data["wins"][seat]),
-            str(data["totals"][seat]),
+            f"{data['totals'][seat]:+d}",
             f"{data['mean_scores'][seat]:+.2f}",
         )
     out.print(table)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 from pathlib import Path
 
 import typer
@@ -26,7 +25,7 @@ from rich.progress import (
 from rich.table import Column
 from rich.table import Table as RichTable
 
-from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT
+from rummy21.bots import BOT_NAMES, DEFAULT_TURN_LIMIT, check_bots_load
 from rummy21.bots.external import set_move_time
 from rummy21.cli import EXIT_INTERRUPTED, OUTPUT_FAILED, app
 from rummy21.cli.options import bot_time_option, rules_option, turn_limit_option
@@ -97,10 +96,11 @@ def tournament_command(
     """Compare bots in a duplicate tournament: every shoe is replayed with the line-up rotated,
     so each bot plays each seat's cards; means per deal with 95% intervals, pairwise
     differences and a rating."""
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         set_move_time(bot_time)
         settings = Settings.parse(bots, players, deals, seed, rules, turn_limit)
+        check_bots_load(settings.bots)
         _check_run(jobs, backend, address, report)
         journal = Journal.open(resume, settings) if resume is not None else None
     except (ValueError, _Fail) as error:
@@ -157,16 +157,17 @@ def tournament_command(
         if journal is not None:
             journal.close()
     summary = summarize(settings, records.values())
+    # The results first: a report that cannot be written loses nothing that was played.
+    if as_json:
+        print(json.dumps(summary.to_dict()), flush=True)
+    else:
+        print_summary(summary, Console(highlight=False))
     if report is not None:
         try:
             report.write_text(render_report(summary), encoding="utf-8")
         except OSError as error:
             err.print(f"error: cannot write {report}: {error.strerror}", markup=False)
             raise typer.Exit(OUTPUT_FAILED) from None
-    if as_json:
-        print(json.dumps(summary.to_dict()), flush=True)
-    else:
-        print_summary(summary, Console(highlight=False))
 
 
 def _check_run(jobs: int, backend: str, address: str | None, report: Path | None) -> None:
@@ -179,9 +180,24 @@ def _check_run(jobs: int, backend: str, address: str | None, report: Path | None
     if backend == "ray" and importlib.util.find_spec("ray") is None:
         raise _Fail(RAY_MISSING)
     if report is not None:
-        folder = report.parent
-        if report.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
-            raise _Fail(f"cannot write the report to {report}")
+        _probe(report)
+
+
+def _probe(report: Path) -> None:
+    """Refuse before playing a report path that cannot be opened for writing (a folder, a
+    missing folder, ``/proc``): opened to append nothing, and removed again if the probe made
+    it. (A device that fails only on writing, as ``/dev/full``, is found at the end, after the
+    results are out.)"""
+    existed = report.exists()
+    if report.is_dir():
+        raise _Fail(f"cannot write the report to {report}: it is a folder")
+    try:
+        with report.open("ab"):
+            pass
+    except OSError as error:
+        raise _Fail(f"cannot write the report to {report}: {error.strerror}") from None
+    if not existed:
+        report.unlink(missing_ok=True)
 
 
 def _signed(value: float | None) -> str:

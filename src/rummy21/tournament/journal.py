@@ -47,10 +47,9 @@ class Journal:
     def open(cls, path: Path, settings: Settings) -> Journal:
         """Read ``path`` (if it exists) for ``settings``; a :class:`JournalError` if it
         belongs to another tournament or holds a line that is not one of its shoes."""
-        raw = path.read_bytes() if path.exists() else b""
-        if not raw.endswith(b"\n"):
-            raw = raw[: raw.rfind(b"\n") + 1]  # the last line was cut short: play it again
-        lines = raw.decode("utf-8", "replace").split("\n")[:-1]
+        if path.exists() and not path.is_file():
+            raise JournalError(f"{path} is not a file a tournament can resume from")
+        lines, size = _read_lines(path)
         done: dict[int, ShoeRecord] = {}
         if lines:
             _check_header(path, lines[0], settings)
@@ -64,8 +63,8 @@ class Journal:
                 done[record.number] = record
         journal = cls(path, settings, done)
         journal._file = path.open("r+b" if path.exists() else "wb")
-        journal._file.truncate(len(raw))
-        journal._file.seek(len(raw))
+        journal._file.truncate(size)
+        journal._file.seek(size)
         if not lines:
             journal._write({HEADER: settings.to_dict()})
         return journal
@@ -98,6 +97,33 @@ class Journal:
             self._file.flush()
         except OSError as error:  # (a full disk: name the file, not "the output")
             raise OSError(error.errno, error.strerror, str(self.path)) from None
+
+
+LONGEST_LINE = 1 << 20
+"""The longest line a journal may hold, in bytes: a shoe's record is a few kilobytes."""
+
+
+def _read_lines(path: Path) -> tuple[list[str], int]:
+    """The whole lines of ``path`` (none if it does not exist) and the bytes they take; a
+    last line cut short (no line end: the run was killed while writing it) is left out, to
+    be played again. Read line by line: a line longer than :data:`LONGEST_LINE` is a
+    :class:`JournalError`, not a file read whole into memory."""
+    if not path.exists():
+        return [], 0
+    lines: list[str] = []
+    size = 0
+    with path.open("rb") as file:
+        while True:
+            raw = file.readline(LONGEST_LINE + 1)
+            if not raw.endswith(b"\n"):
+                if len(raw) > LONGEST_LINE:
+                    raise JournalError(
+                        f"{path}, line {len(lines) + 1}: longer than {LONGEST_LINE} bytes; "
+                        "not a tournament's file"
+                    )
+                return lines, size
+            lines.append(raw[:-1].decode("utf-8", "replace"))
+            size += len(raw)
 
 
 def _object(line: str) -> dict[str, Any]:
