@@ -23,7 +23,7 @@ from rummy21.bots.advice import advise
 from rummy21.cards import Card, parse_cards
 from rummy21.cli import app
 from rummy21.cli.play import speak
-from rummy21.game import Discard, Draw, Match, Source, Table
+from rummy21.game import Discard, Draw, Match, NotYourTurnError, Source, Table
 from rummy21.game.dealing import arrange_shoe
 from rummy21.game.events import Drew
 from rummy21.ruleset import RuleSet
@@ -407,10 +407,15 @@ def test_refusals_speak_to_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_turn_errors_name_the_player_in_turn() -> None:
     names = ["You", "Seat 1 (greedy)"]
-    assert (
-        speak("it is not your turn: seat 1 is to play", names)
-        == "it is not your turn: Seat 1 (greedy) is playing"
-    )
+    table = Table(2, seed=1)
+    turn = table.turn
+    assert turn is not None
+    with pytest.raises(NotYourTurnError) as refused:
+        table.draw("stock", seat=1 - turn)
+    assert str(refused.value) == f"it is not your turn: Seat {turn + 1} is to play"
+    assert refused.value.values == {"turn": turn}
+    names = ["You", "Ravi"] if turn == 1 else ["Ravi", "You"]
+    assert speak(refused.value, names) == f"it is not your turn: {names[turn]} is playing"
     assert (
         speak("7H was just taken from the open pile: it cannot be discarded this turn", names)
         == "7♥ was just taken from the open pile: it cannot be discarded this turn"

@@ -9,6 +9,7 @@ import pytest
 from rummy21.cards import Card, canonical_shoe, parse_cards
 from rummy21.game import (
     Action,
+    ActionSyntaxError,
     DealEnded,
     Declare,
     Discard,
@@ -207,7 +208,7 @@ def test_actions_out_of_phase_or_turn_raise_and_change_nothing() -> None:
         table.drop()
     with pytest.raises(IllegalActionError, match="you hold no"):
         table.discard(next(c for c in map(Card, range(52)) if c not in table.hand(0)))
-    with pytest.raises(IllegalActionError, match="unknown card"):
+    with pytest.raises(ActionSyntaxError, match="unknown card"):  # not a move: unreadable
         table.discard("ZZ")
     with pytest.raises(IllegalActionError, match=r"the layout shows .*, which you do not hold"):
         table.declare(table.hand(0)[0], groups=[["JK", "JK", "JK", "JK"]])

@@ -241,6 +241,10 @@ def test_bad_messages_get_clear_errors_and_change_nothing(tmp_path: Path) -> Non
                 "illegal",
                 "",
             )
+            # A refusal says why in data as well as in words (the engine's code and values).
+            seat.send({"type": "action", "action": "discard", "card": absent, "id": 45})
+            refused = seat.recv()
+            assert refused["reason"] == {"code": "not_held", "card": absent}, refused
             assert (
                 seat.request({"type": "action", "action": "discard", "card": seat.deal["drawn"]})[
                     "type"

@@ -48,7 +48,7 @@ from rummy21.bots import BOT_KINDS
 from rummy21.bots.pipe import BotProcess
 from rummy21.cards import MissingCard, parse_cards, without
 from rummy21.game.actions import Action, Declare, TimeOut, parse_action
-from rummy21.game.errors import IllegalActionError
+from rummy21.game.errors import ActionSyntaxError
 from rummy21.game.settlement import Settlement
 from rummy21.game.view import View
 
@@ -423,7 +423,7 @@ def _named(
     """
     try:
         action = parse_action(text)
-    except IllegalActionError:
+    except ActionSyntaxError:
         return None, "is not legal now"
     if isinstance(action, Declare) and action.groups is not None:
         if str(Declare(action.finish)) not in legal:

@@ -9,7 +9,6 @@ dropped, and at what cost, comes from the table and its :class:`~rummy21.game.vi
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Sequence
 
@@ -34,12 +33,15 @@ from rummy21.cli import EXIT_INTERRUPTED, app
 from rummy21.cli.card_text import card_text, cards_text, pretty_cards, sentence_text
 from rummy21.cli.options import bot_time_option, rules_option
 from rummy21.game import (
+    ActionSyntaxError,
     Declare,
     Discard,
     Draw,
     Drop,
+    GameError,
     IllegalActionError,
     Match,
+    NotYourTurnError,
     Phase,
     Source,
     Table,
@@ -175,13 +177,12 @@ def hint_text(view: View, advice: Advice | None = None) -> str:
     return f"Draw from the stock: {top.card.pretty()} would not help your hand."
 
 
-def speak(message: str, names: Sequence[str]) -> str:
-    """An engine refusal as said to the player at seat 0: cards with suit symbols, no seat
-    numbers."""
-    turn = re.fullmatch(r"it is not your turn: seat (\d+) is to play", message)
-    if turn:  # the engine numbers seats; the player knows names
-        message = f"it is not your turn: {names[int(turn.group(1))]} is playing"
-    return pretty_cards(message)
+def speak(refusal: str | GameError, names: Sequence[str]) -> str:
+    """An engine refusal as said to the player at seat 0: cards with suit symbols, the seat in
+    turn by its name (read from the refusal's values, not its sentence)."""
+    if isinstance(refusal, NotYourTurnError):
+        return f"it is not your turn: {names[refusal.turn]} is playing"
+    return pretty_cards(str(refusal))
 
 
 TONE_STYLES = {Tone.NOTICE: "yellow", Tone.BAD: "red", Tone.GOOD: "bold green", Tone.END: "bold"}
@@ -212,7 +213,7 @@ class Session:
     def confirm(self, prompt: str) -> bool:
         return self.ask(prompt + " [y/N] ").lower() in ("y", "yes")
 
-    def refuse(self, message: str) -> None:
+    def refuse(self, message: str | GameError) -> None:
         self.out.print(f"✗ {speak(message, self.names)}", style="red")
 
     # ------------------------------------------------------------ the match
@@ -395,8 +396,8 @@ class Session:
                 if action is None:
                     continue
                 table.apply(action, seat=HUMAN)
-            except IllegalActionError as error:
-                self.refuse(str(error))
+            except (IllegalActionError, ActionSyntaxError) as error:
+                self.refuse(error)
                 continue
             if isinstance(action, Draw) and not table.over:
                 drawn = table.drawn
@@ -431,7 +432,7 @@ class Session:
                     return Discard(Card.parse(words[0]))  # a bare card discards it
                 except CardError:
                     pass
-            raise IllegalActionError(f"unknown command {command!r}: {UNKNOWN}")
+            raise ActionSyntaxError(f"unknown command {command!r}: {UNKNOWN}")
         action = parse_action(command)
         if isinstance(action, TimeOut):
             raise IllegalActionError("time-outs come from the clock, not from you")

@@ -68,5 +68,5 @@ def apply_index(table: Table, index: Any) -> Event:
         return table.apply(action)
     except IllegalActionError as error:
         raise IllegalActionError(
-            f"action {int(index)} ({action}) is not legal now: {error}"
+            f"action {int(index)} ({action}) is not legal now: {error}", error.code, **error.values
         ) from None

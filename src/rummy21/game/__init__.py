@@ -7,6 +7,7 @@
 
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source, TimeOut, parse_action
 from rummy21.game.errors import (
+    ActionSyntaxError,
     GameError,
     IllegalActionError,
     NotYourTurnError,
@@ -34,6 +35,7 @@ from rummy21.game.view import OpenCard, Phase, PublicEvent, SeatInfo, View
 
 __all__ = [
     "Action",
+    "ActionSyntaxError",
     "DealEnded",
     "DealRecord",
     "DealStarted",

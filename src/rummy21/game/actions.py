@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import TypeAlias
 
 from rummy21.cards import ALL_CARDS, Card, CardError, format_cards, parse_cards
-from rummy21.game.errors import IllegalActionError
+from rummy21.game.errors import ActionSyntaxError
 
 
 class Source(StrEnum):
@@ -106,13 +106,13 @@ _SOURCES = {
 
 
 def as_card(card: Card | str) -> Card:
-    """A card, parsing text; bad text is an :class:`IllegalActionError` naming the token."""
+    """A card, parsing text; bad text is an :class:`ActionSyntaxError` naming the token."""
     if isinstance(card, Card):
         return card
     try:
         return Card.parse(card)
     except CardError as error:
-        raise IllegalActionError(str(error)) from None
+        raise ActionSyntaxError(str(error)) from None
 
 
 def parse_groups(text: str) -> tuple[tuple[Card, ...], ...]:
@@ -121,7 +121,7 @@ def parse_groups(text: str) -> tuple[tuple[Card, ...], ...]:
     try:
         return tuple(tuple(parse_cards(p)) for p in parts)
     except CardError as error:
-        raise IllegalActionError(str(error)) from None
+        raise ActionSyntaxError(str(error)) from None
 
 
 def parse_action(text: str) -> Action:
@@ -132,33 +132,33 @@ def parse_action(text: str) -> Action:
     >>> parse_action("discard")
     Traceback (most recent call last):
     ...
-    rummy21.game.errors.IllegalActionError: 'discard' needs a card, e.g. 'discard 7H'
+    rummy21.game.errors.ActionSyntaxError: 'discard' needs a card, e.g. 'discard 7H'
     """
     words = text.strip().split(None, 1)
     if not words:
-        raise IllegalActionError("empty action")
+        raise ActionSyntaxError("empty action")
     verb, rest = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
     if verb in _SOURCES and not rest:
         return Draw(_SOURCES[verb])
     if verb == "draw":
         source = _SOURCES.get(rest.lower() or "stock")
         if source is None:
-            raise IllegalActionError(f"draw from 'stock' or 'open', not {rest!r}")
+            raise ActionSyntaxError(f"draw from 'stock' or 'open', not {rest!r}")
         return Draw(source)
     if verb in ("discard", "d"):
         if not rest:
-            raise IllegalActionError("'discard' needs a card, e.g. 'discard 7H'")
+            raise ActionSyntaxError("'discard' needs a card, e.g. 'discard 7H'")
         return Discard(as_card(rest))
     if verb == "declare":
         finish, sep, layout = rest.partition(":")
         if not finish.strip():
-            raise IllegalActionError("'declare' needs the card to finish with, e.g. 'declare 7H'")
+            raise ActionSyntaxError("'declare' needs the card to finish with, e.g. 'declare 7H'")
         return Declare(as_card(finish.strip()), parse_groups(layout) if sep else None)
     if verb == "drop" and not rest:
         return Drop()
     if verb in ("timeout", "time-out") and not rest:
         return TimeOut()
-    raise IllegalActionError(
+    raise ActionSyntaxError(
         f"unknown action {text.strip()!r}: expected draw stock, draw open, "
         "discard CARD, declare CARD, drop or timeout"
     )

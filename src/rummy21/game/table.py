@@ -269,7 +269,7 @@ class Table:
         why = self._why_not_actor(seat)
         if why is not None:
             if self._phase is Phase.OVER:
-                raise IllegalActionError(why)
+                raise IllegalActionError(why, "deal_over")
             raise NotYourTurnError(why, self._turn)
         return self._turn
 
@@ -278,7 +278,7 @@ class Table:
         if self._phase is Phase.OVER:
             return "the deal is over"
         if seat is not None and seat != self._turn:
-            return f"it is not your turn: seat {self._turn} is to play"
+            return f"it is not your turn: Seat {self._turn + 1} is to play"
         return None
 
     def _blocked(self) -> Card | None:
@@ -289,10 +289,12 @@ class Table:
 
     def _check_release(self, card: Card, verb: str) -> None:
         if not self._hands[self._turn][card.index]:
-            raise IllegalActionError(f"you hold no {card}")
+            raise IllegalActionError(f"you hold no {card}", "not_held", card=str(card))
         if card == self._blocked():
             raise IllegalActionError(
-                f"{card} was just taken from the open pile: it cannot be {verb} this turn"
+                f"{card} was just taken from the open pile: it cannot be {verb} this turn",
+                "just_taken",
+                card=str(card),
             )
 
     # --------------------------------------------------------------- draw
@@ -301,7 +303,9 @@ class Table:
         why = self._why_not_draw(source, seat)
         if why is not None:
             self._actor(seat)  # (a seat not in turn: that error, naming the seat in turn)
-            raise IllegalActionError(why)
+            raise IllegalActionError(
+                why, "cannot_draw", source=str(getattr(source, "value", source))
+            )
 
     def can_draw(self, source: Source | str = Source.STOCK, seat: int | None = None) -> bool:
         return self._why_not_draw(source, seat) is None
@@ -376,7 +380,9 @@ class Table:
         """Raise :class:`IllegalActionError` unless ``card`` may be discarded now; return it."""
         self._actor(seat)
         if self._phase is not Phase.DISCARD:
-            raise IllegalActionError("draw a card first (from the stock or the open pile)")
+            raise IllegalActionError(
+                "draw a card first (from the stock or the open pile)", "draw_first"
+            )
         found = as_card(card)
         self._check_release(found, "discarded")
         return found
@@ -416,7 +422,7 @@ class Table:
         """
         self._actor(seat)
         if self._phase is not Phase.DISCARD:
-            raise IllegalActionError("draw a card before declaring")
+            raise IllegalActionError("draw a card before declaring", "draw_first")
         card = as_card(finish)
         self._check_release(card, "finished")
         layout = None
@@ -477,7 +483,9 @@ class Table:
         """Raise :class:`IllegalActionError` unless the player in turn may drop now."""
         self._actor(seat)
         if self._phase is not Phase.DRAW:
-            raise IllegalActionError("you can drop only at the start of your turn, before drawing")
+            raise IllegalActionError(
+                "you can drop only at the start of your turn, before drawing", "drop_too_late"
+            )
 
     def can_drop(self, seat: int | None = None) -> bool:
         try:

@@ -368,5 +368,17 @@ def check_code(code: str) -> str:
     return code.upper()
 
 
-def error_message(code: str, message: str, msg_id: int | None = None) -> dict[str, Any]:
-    return {"type": "error", "code": code, "error": message, "id": msg_id}
+def error_message(
+    code: str,
+    message: str,
+    msg_id: int | None = None,
+    reason: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An ``error`` answer: its ``code`` (``syntax`` for a message naming no card or action
+    the engine can read, ``illegal`` for a move the rules refuse, …), the sentence, the id it
+    answers and, for a refusal, its structured ``reason`` (the engine's code and values, e.g.
+    ``{"code": "not_your_turn", "turn": 2}``)."""
+    found: dict[str, Any] = {"type": "error", "code": code, "error": message, "id": msg_id}
+    if reason is not None:
+        found["reason"] = reason
+    return found

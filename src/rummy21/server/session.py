@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rummy21.cards import Card, CardError
-from rummy21.game.errors import IllegalActionError
+from rummy21.game.errors import ActionSyntaxError, IllegalActionError
 from rummy21.server import present
 from rummy21.server.connection import Connection
 from rummy21.server.limits import TOO_MANY_GUESSES, GuessLimiter
@@ -96,8 +96,11 @@ async def serve(
             )
         except RoomError as error:
             conn.send(error_message(error.code, error.message, msg_id))
-        except (IllegalActionError, CardError) as error:
-            conn.send(error_message("illegal", str(error), msg_id))
+        except (ActionSyntaxError, CardError) as error:
+            conn.send(error_message("malformed", str(error), msg_id))
+        except IllegalActionError as error:
+            reason = {"code": error.code, **error.values}
+            conn.send(error_message("illegal", str(error), msg_id, reason))
         except Exception:
             log.exception("room %s: message from seat %s failed", room.code, seat)
             conn.send(error_message("server", "the server could not handle that message", msg_id))
