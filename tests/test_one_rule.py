@@ -142,3 +142,25 @@ def test_a_seat_that_never_played_is_shown_the_first_turn_cap() -> None:
     paid = table.result.seats[1]
     assert (shown["penalty"], shown["rule"]) == (paid.penalty, paid.rule) == (75, "first_turn_cap")
     assert shown["reason"] == "first-turn cap (full count 151)"
+
+
+def test_a_table_s_turn_timer_is_its_rule_set_s_unless_chosen(tmp_path: object) -> None:
+    """``RuleSet.turn_seconds`` (RULES §9) is what a new table's turn timer is when its
+    creator does not choose one; a choice (0: off) stands."""
+    pytest.importorskip("fastapi")
+    from pathlib import Path
+
+    from starlette.testclient import TestClient
+    from test_server_helpers import make_app
+
+    with TestClient(make_app(Path(str(tmp_path)))) as client:
+        for body, expected in (
+            ({}, RuleSet.preset("classic").turn_seconds),
+            ({"rules": "adda52"}, RuleSet.preset("adda52").turn_seconds),
+            ({"turn_seconds": 0}, 0),
+        ):
+            made = client.post(
+                "/api/tables", json={"name": "A", "seats": ["human", "random"], **body}
+            ).json()
+            info = client.get(f"/api/tables/{made['code']}").json()
+            assert info["turn_seconds"] == expected, (body, info)

@@ -156,13 +156,15 @@ def serve(
         help="Seconds a deal's result stays up before the next "
         "deal (sooner when every player is ready).",
     ),
-    absent_grace: float = typer.Option(
-        60.0,
+    absent_grace: float | None = typer.Option(
+        None,
         "--absent-grace",
         min=0.0,
         max=3600.0,
+        show_default=False,
         help="Seconds a player whose turn it is may stay disconnected before the turn times "
-        "out (also at tables without a turn timer; 0: wait for ever).",
+        "out (also at tables without a turn timer; 0: wait for ever) [default: the "
+        "server's, one minute].",
     ),
     message_rate: float = typer.Option(
         40.0,
@@ -253,6 +255,7 @@ def serve(
 
         from rummy21.server import create_app
         from rummy21.server.listen import run
+        from rummy21.server.model import ABSENT_GRACE
     except ImportError as error:  # the optional dependencies are missing
         fail(f"rummy21 serve needs the server extras: pip install 'rummy21[server]' ({error})")
     if not host.strip():
@@ -274,7 +277,7 @@ def serve(
         url,
         bot_delay=bot_delay,
         next_deal_seconds=next_deal,
-        absent_grace=absent_grace,
+        absent_grace=ABSENT_GRACE if absent_grace is None else absent_grace,
         rate_limit=message_rate or None,
         bot_workers=bot_workers,
         max_tables=max_tables,

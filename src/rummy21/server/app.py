@@ -51,7 +51,7 @@ from rummy21.server.cluster import ClusterTables
 from rummy21.server.coach import Reviews
 from rummy21.server.directory import LocalTables, Tables
 from rummy21.server.limits import GuessLimiter
-from rummy21.server.model import Settings, TableFactory
+from rummy21.server.model import ABSENT_GRACE, Settings, TableFactory
 from rummy21.server.store import Store
 
 __all__ = ["GuessLimiter", "create_app"]
@@ -98,7 +98,7 @@ def create_app(
     allow_seed: bool = False,
     rate_limit: float | None = 40.0,
     table_factory: TableFactory | None = None,
-    absent_grace: float = 60.0,
+    absent_grace: float = ABSENT_GRACE,
     hello_failures: int = 10,
     broker: str | None = None,
     lease_seconds: float = 3.0,

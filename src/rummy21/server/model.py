@@ -66,6 +66,11 @@ class RoomError(Exception):
         self.retry_after = retry_after
 
 
+ABSENT_GRACE = 60.0
+"""The default absence grace, in seconds (:attr:`Settings.absent_grace`; ``create_app`` and
+``rummy21 serve`` without ``--absent-grace`` take it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Server-wide knobs (see :func:`rummy21.server.app.create_app`)."""
@@ -76,7 +81,7 @@ class Settings:
     rate_limit: float | None = 40.0
     """Messages a second one connection may send (bursts of twice that); ``None``: no limit."""
     table_factory: TableFactory | None = None
-    absent_grace: float = 60.0
+    absent_grace: float = ABSENT_GRACE
     """Seconds the seat in turn may stay without an open connection before it times out
     (0: never, the table waits for the player or its turn timer)."""
     bot_workers: int | None = None

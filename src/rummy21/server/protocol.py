@@ -335,7 +335,8 @@ class CreateTable(BaseModel):
     seats: Annotated[list[SeatChoice], Field(min_length=2, max_length=6)]
     rules: Literal["classic", "adda52"] = "classic"
     point_value: Annotated[str, Field(max_length=20)] = "1"
-    turn_seconds: Annotated[int, Field(ge=0, le=600)] = 30
+    turn_seconds: Annotated[int, Field(ge=0, le=600)] | None = None
+    """The turn timer in seconds (0: off); ``None``: the rule set's (``RuleSet.turn_seconds``)."""
     deals: Annotated[int, Field(ge=1, le=100)] = 3
     public_history: bool = False
     """Whether anyone with the code may replay the finished deals (else only the players)."""

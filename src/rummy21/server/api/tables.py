@@ -8,6 +8,7 @@ from typing import Any, get_args
 from fastapi import APIRouter
 
 from rummy21.bots import LEVELS, level_of
+from rummy21.ruleset import RuleSet
 from rummy21.server.api.deps import AddressDep, CodeDep, ServicesDep
 from rummy21.server.model import BotName, RoomConfig, RoomError
 from rummy21.server.protocol import CreateTable, JoinTable
@@ -35,7 +36,7 @@ async def create_table(
         len(body.seats),
         body.rules,
         body.point_value,
-        body.turn_seconds,
+        RuleSet.preset(body.rules).turn_seconds if body.turn_seconds is None else body.turn_seconds,
         body.deals,
         tuple(body.seats),
         host=body.seats.index("human"),
