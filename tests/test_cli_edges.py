@@ -97,3 +97,20 @@ def test_a_resume_file_is_read_line_by_line(tmp_path: Path) -> None:
     long.write_bytes(b"x" * (2 << 20))
     done = run("tournament", "--bots", "greedy,random", "--deals", "2", "--resume", str(long))
     assert done.returncode == 2 and "longer than" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (["--lease-seconds", "5"], "--lease-seconds is for many processes"),
+        (["--node", "a1"], "--node is for many processes"),
+        (["--forwarded-allow-ips", "zzz"], "'zzz' is not an address or network"),
+    ],
+)
+def test_serve_refuses_options_that_would_do_nothing(
+    flags: list[str], words: str, tmp_path: Path
+) -> None:
+    pytest.importorskip("uvicorn")
+    done = run("serve", "--db", f"sqlite:///{tmp_path / 'r.db'}", "--port", "18999", *flags)
+    assert done.returncode == 2 and words in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

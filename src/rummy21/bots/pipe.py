@@ -95,9 +95,10 @@ class BotProcess:
             raise EOFError
         return line
 
-    def close(self, grace: float = 0.5) -> None:
+    def close(self, grace: float = 2.0) -> None:
         """Close the program's stdin and let it leave within ``grace`` seconds, else kill
-        it."""
+        it (a program that has just been told the deal's end may still be writing its log:
+        on a loaded machine half a second was not always enough)."""
         process, self._process = self._process, None
         self._ended = True
         if process is None:

@@ -154,7 +154,7 @@ def main() -> None:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         try:
-            app()
+            _run_app()
         finally:
             sys.stdout.flush()
     except OSError as error:
@@ -164,6 +164,37 @@ def main() -> None:
         _drop_stdout()
         print(f"error: cannot write the output: {error.strerror}", file=sys.stderr)
         raise SystemExit(OUTPUT_FAILED) from None
+
+
+try:  # typer 0.2x vendors click; earlier releases use the click package
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover
+    from click import exceptions as click_errors  # type: ignore[no-redef]
+
+
+def _run_app() -> None:
+    """Run the command line; a usage error (an unknown option, a value out of range or of
+    the wrong kind) is one line, ``error: …``, status 2, as the commands' own checks say
+    theirs — not click's usage lines and box."""
+    try:
+        status = app(standalone_mode=False)  # (a typer.Exit comes back as its status)
+    except click_errors.NoArgsIsHelpError as shown:
+        shown.show()
+        raise SystemExit(shown.exit_code) from None
+    except click_errors.UsageError as error:
+        command = f"{error.ctx.command_path}: " if error.ctx is not None else ""
+        print(f"error: {command}{error.format_message()}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except typer.Exit as done:
+        raise SystemExit(done.exit_code) from None
+    except typer.Abort:
+        print("Aborted!", file=sys.stderr)
+        raise SystemExit(1) from None
+    except click_errors.ClickException as error:
+        error.show()
+        raise SystemExit(error.exit_code) from None
+    if isinstance(status, int) and status:
+        raise SystemExit(status)
 
 
 def _drop_stdout() -> None:

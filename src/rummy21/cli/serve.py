@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import ipaddress
 import logging
 import re
 import socket
@@ -90,6 +91,41 @@ def check_database(url: str) -> str:
     finally:
         engine.dispose()
     return shown
+
+
+def in_memory(url: str) -> bool:
+    """Whether the SQLite URL ``url`` names a database in memory (nothing kept on disk).
+
+    >>> in_memory("sqlite://"), in_memory("sqlite:///:memory:"), in_memory("sqlite:////tmp/r.db")
+    (True, True, False)
+    """
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    return parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:")
+
+
+def check_proxies(text: str) -> None:
+    """``--forwarded-allow-ips``: ``*`` or addresses and networks, comma-separated; anything
+    else ends the command with one line.
+
+    >>> check_proxies("127.0.0.1, 10.0.0.0/8")
+    >>> check_proxies("zzz")
+    Traceback (most recent call last):
+    ...
+    click.exceptions.Exit: 2
+    """
+    parts = [p.strip() for p in text.split(",")]
+    for part in parts:
+        if part == "*":
+            continue
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            fail(
+                f"--forwarded-allow-ips: {part[:40]!r} is not an address or network "
+                "(e.g. 127.0.0.1 or 10.0.0.0/8, comma-separated, or *)"
+            )
 
 
 def check_broker(url: str, db_url: str) -> str:
@@ -212,13 +248,14 @@ def serve(
         help="Redis URL (e.g. redis://127.0.0.1:6379/0): run as one of many processes on one "
         "PostgreSQL --db; each table is run by one of them at a time, the others relay.",
     ),
-    lease_seconds: float = typer.Option(
-        3.0,
+    lease_seconds: float | None = typer.Option(
+        None,
         "--lease-seconds",
         min=0.3,
         max=120.0,
+        show_default=False,
         help="With --broker: how long a table stays with a process that stopped answering "
-        "before another takes it over (renewed every third of it).",
+        "before another takes it over (renewed every third of it) [default: 3].",
     ),
     node: str | None = typer.Option(
         None,
@@ -263,13 +300,21 @@ def serve(
     url = default_db_url() if db is None else db
     shown = check_database(url)
     broker_shown = None if broker is None else check_broker(broker, url)
+    if broker is None:
+        for given, flag in ((lease_seconds, "--lease-seconds"), (node, "--node")):
+            if given is not None:
+                fail(f"{flag} is for many processes on one database: give --broker too")
     if node is not None and not _NODE.match(node):
         fail("--node is 1 to 40 letters, digits and . _ -")
+    if forwarded_allow_ips is not None:
+        check_proxies(forwarded_allow_ips)
     check_address(host, port)
     logging.basicConfig(
         level=LOG_LEVELS[log_level.value], format="%(levelname)s %(name)s: %(message)s"
     )
     typer.echo(f"rummy21: database {shown}")
+    if in_memory(url):
+        typer.echo("rummy21: that database is in memory: every table is lost when the server stops")
     if broker_shown is not None:
         typer.echo(f"rummy21: broker {broker_shown}")
     typer.echo(f"rummy21: open http://{host}:{port}/ in a browser")
@@ -285,7 +330,7 @@ def serve(
         tables_per_address=tables_per_address,
         idle_seconds=idle_minutes * 60,
         broker=broker,
-        lease_seconds=lease_seconds,
+        lease_seconds=3.0 if lease_seconds is None else lease_seconds,
         node=node,
     )
     # Live tables make many short-lived objects and few cycles: collect the young generation
