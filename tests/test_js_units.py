@@ -1,4 +1,5 @@
-"""The browser table's pure JavaScript (layout.js, cards.js) under Node's own test runner.
+"""The browser table's pure JavaScript (the reducer, the views' models, the layout, the cards,
+the socket and the storage) under Node's own test runner.
 
 The files in ``tests/js`` import the modules as the page does (``/static/layout.js``); a resolve
 hook maps that path to the package's static folder. Skipped where no Node.js 20+ is installed.

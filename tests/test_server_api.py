@@ -35,6 +35,7 @@ def test_healthz_and_pages(client: TestClient) -> None:
         "/static/cards.js",
         "/static/lobby.js",
         "/static/history.js",
+        "/static/views/hand.js",
         "/favicon.ico",
     ):
         assert client.get(path).status_code == 200, path
@@ -43,7 +44,7 @@ def test_healthz_and_pages(client: TestClient) -> None:
 
 def test_pages_load_nothing_from_outside() -> None:
     static = Path(__file__).resolve().parents[1] / "src" / "rummy21" / "server" / "static"
-    for path in static.iterdir():
+    for path in (p for p in static.rglob("*") if p.is_file()):
         text = path.read_text()
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", ""), path.name
         assert "https://" not in text, path.name

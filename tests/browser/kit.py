@@ -335,24 +335,56 @@ def drag(page: Any, source: Any, target: Any) -> None:
     release_on(page, target)
 
 
+class Pointer:
+    """A finger (real touch events, through the DevTools protocol) or the mouse, pressed on a
+    point, moved as a player moves it, and lifted."""
+
+    def __init__(self, page: Any, touch: bool) -> None:
+        self.page = page
+        self.touch = touch
+        self.at = (0.0, 0.0)
+        self.session = page.context.new_cdp_session(page) if touch else None
+
+    def _touch(self, kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        assert self.session is not None
+        self.session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def press(self, x: float, y: float) -> Pointer:
+        self.at = (x, y)
+        if self.touch:
+            self._touch("touchStart", x, y)
+        else:
+            self.page.mouse.move(x, y)
+            self.page.mouse.down()
+        return self
+
+    def move(self, x: float, y: float, steps: int = 12) -> Pointer:
+        x0, y0 = self.at
+        if self.touch:
+            for i in range(1, steps + 1):
+                self._touch("touchMove", x0 + (x - x0) * i / steps, y0 + (y - y0) * i / steps)
+                self.page.wait_for_timeout(16)
+        else:
+            self.page.mouse.move(x, y, steps=steps)
+        self.at = (x, y)
+        return self
+
+    def lift(self) -> None:
+        if self.touch:
+            self._touch("touchEnd", *self.at)
+            assert self.session is not None
+            self.session.detach()
+        else:
+            self.page.mouse.up()
+
+
 def touch_drag(page: Any, source: Any, target: Any) -> None:
-    """A finger dragging a card to ``target`` (real touch events, through the DevTools protocol)."""
-    session = page.context.new_cdp_session(page)
+    """A finger dragging a card (by its visible corner) to the middle of ``target``."""
     source.scroll_into_view_if_needed()
     box = source.bounding_box()
-    x0, y0 = box["x"] + 6, box["y"] + 14
-    x1, y1 = box_center(target)
-
-    def touch(kind: str, x: float, y: float) -> None:
-        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
-        session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-    touch("touchStart", x0, y0)
-    for i in range(1, 13):
-        touch("touchMove", x0 + (x1 - x0) * i / 12, y0 + (y1 - y0) * i / 12)
-        page.wait_for_timeout(16)
-    touch("touchEnd", x1, y1)
-    session.detach()
+    finger = Pointer(page, touch=True).press(box["x"] + 6, box["y"] + 14)
+    finger.move(*box_center(target)).lift()
 
 
 def wait_my_turn(page: Any, timeout: float = 60_000) -> None:

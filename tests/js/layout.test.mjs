@@ -81,7 +81,10 @@ describe("reconcile with the hand the server sends", () => {
 
   test("a card that left is taken out of its group; an emptied group vanishes", () => {
     const layout = dealt(["3C", "4C", "5C", "KD"]);
-    groupCards(layout, layout.loose.filter((id) => cardOf(id) === "KD"));
+    groupCards(
+      layout,
+      layout.loose.filter((id) => cardOf(id) === "KD"),
+    );
     groupCards(
       layout,
       layout.loose.filter((id) => ["3C", "4C", "5C"].includes(cardOf(id))),

@@ -1,4 +1,5 @@
-// Shared helpers for the pages: drawing cards, talking to the API, remembering seats.
+// Shared helpers for the pages: card codes and how they are said, and drawing cards (the network
+// is in net.js, what the browser remembers in seats.js).
 
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -107,61 +108,6 @@ export function cardsRow(cards, jokers, opts = {}) {
     { class: `cards-row${opts.overlap ? " overlap" : ""}` },
     cards.map((c) => cardEl(c, jokers, opts)),
   );
-}
-
-// A request the server refused: its message, and the HTTP status (403: not allowed, …).
-export class ApiError extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-}
-
-export async function api(path, options = {}) {
-  const init = { headers: { "content-type": "application/json" }, ...options };
-  init.headers = { "content-type": "application/json", ...(options.headers || {}) };
-  if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
-  const response = await fetch(path, init);
-  let data = null;
-  try {
-    data = await response.json();
-  } catch (_) {
-    data = null;
-  }
-  if (!response.ok) {
-    const message = data?.error || data?.detail || `${response.status} ${response.statusText}`;
-    throw new ApiError(message, response.status);
-  }
-  return data;
-}
-
-const KEY = "rummy21:seat:";
-
-export function getSeat(code) {
-  try {
-    return JSON.parse(localStorage.getItem(KEY + code) || "null");
-  } catch (_) {
-    return null;
-  }
-}
-
-export function setSeat(code, data) {
-  localStorage.setItem(KEY + code, JSON.stringify({ ...data, saved: Date.now() }));
-}
-
-export function mySeats() {
-  const out = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const key = localStorage.key(i);
-    if (key?.startsWith(KEY)) {
-      try {
-        out.push({ code: key.slice(KEY.length), ...JSON.parse(localStorage.getItem(key)) });
-      } catch (_) {
-        /* skip */
-      }
-    }
-  }
-  return out.sort((a, b) => (b.saved || 0) - (a.saved || 0));
 }
 
 export function signed(n) {

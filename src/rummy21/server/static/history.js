@@ -2,7 +2,10 @@
 // seat saw it at the table (its own hand, the other hands as backs with a count, and at the end
 // the result as it was shown). The server decides what may be seen; the seat's token (kept by
 // the table page) goes with every request.
-import { ApiError, api, backEl, cardEl, codeFromPath, el, getSeat, scoreClass, signed } from "/static/cards.js";
+import { backEl, cardEl, codeFromPath, el, scoreClass, signed } from "/static/cards.js";
+import { ApiError, api } from "/static/net.js";
+import { getSeat } from "/static/seats.js";
+import { scoreRows } from "/static/views/result.js";
 
 const $ = (id) => document.getElementById(id);
 const code = codeFromPath();
@@ -101,26 +104,7 @@ async function loadList() {
       );
     const totals = $("totals");
     totals.replaceChildren(
-      el(
-        "thead",
-        {},
-        el(
-          "tr",
-          {},
-          el("th", {}, ""),
-          names.map((_, i) => el("th", {}, who(i))),
-        ),
-      ),
-      el(
-        "tfoot",
-        {},
-        el(
-          "tr",
-          {},
-          el("td", {}, "Total"),
-          data.totals.map((t) => el("td", { class: scoreClass(t) }, signed(t))),
-        ),
-      ),
+      ...scoreRows({ corner: "", heads: names.map((_, i) => who(i)), rows: [], totals: data.totals, money: null }),
     );
     totals.classList.toggle("hidden", !data.finished.length);
     const wanted = new URLSearchParams(location.search).get("deal");

@@ -24,14 +24,32 @@ export function sortIds(ids, mode) {
   return [...ids].sort((a, b) => sortKey(cardOf(a), mode) - sortKey(cardOf(b), mode) || (a < b ? -1 : 1));
 }
 
-let serial = 0;
-export function newId(card) {
-  serial += 1;
-  return `${card}#${Date.now().toString(36)}${serial}`;
+// A new id for a copy of ``card``, unique in ``layout``: numbered by the layout's own counter,
+// so the same layout and the same hand always make the same ids (the page's reducer is pure).
+export function newId(layout, card) {
+  const taken = new Set(allIds(layout));
+  let n = layout.serial || 0;
+  let id;
+  do {
+    n += 1;
+    id = `${card}#${n}`;
+  } while (taken.has(id));
+  layout.serial = n;
+  return id;
 }
 
 export function emptyLayout(deal) {
-  return { deal, groups: [], loose: [], drawnId: null, sort: "suit", own: false };
+  return { deal, groups: [], loose: [], drawnId: null, sort: "suit", own: false, serial: 0 };
+}
+
+// A copy of a layout that the functions below may change without touching the original.
+export function copyLayout(layout) {
+  return { ...layout, groups: layout.groups.map((g) => [...g]), loose: [...layout.loose] };
+}
+
+// Whether two layouts place the same cards in the same places.
+export function sameLayout(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 export function allIds(layout) {
@@ -66,7 +84,7 @@ export function reconcile(layout, hand, drawn) {
   const added = [];
   for (const c of hand) {
     while ((need.get(c) || 0) > 0) {
-      const id = newId(c);
+      const id = newId(layout, c);
       insertSorted(layout.loose, id, layout.sort);
       need.set(c, need.get(c) - 1);
       added.push(id);
@@ -160,7 +178,7 @@ export function applyArrangement(layout, arranged, keepGroups = []) {
   }
   const take = (c) => {
     const ids = pool.get(c);
-    return ids?.length ? ids.shift() : newId(c);
+    return ids?.length ? ids.shift() : newId(layout, c);
   };
   const groups = arranged.groups.map((g) => g.map(take));
   const loose = sortIds(arranged.loose.map(take), layout.sort);

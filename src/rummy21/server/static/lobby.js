@@ -1,8 +1,9 @@
 // The lobby: create a table (seats, bots, rules, stakes), join one by its code.
-import { api, cardEl, el, mySeats, setSeat } from "/static/cards.js";
+import { cardEl, el } from "/static/cards.js";
+import { api } from "/static/net.js";
+import { mySeats, savedName, setName, setSeat } from "/static/seats.js";
 
 const $ = (id) => document.getElementById(id);
-const NAME_KEY = "rummy21:name";
 
 // The bots a seat may be given, weakest first, with their levels (GET /api/bots): the
 // server names them, so the lobby, the table's badges and its notices say the same.
@@ -51,7 +52,7 @@ async function create(event) {
   event.preventDefault();
   showError("create-error", "");
   const name = $("c-name").value.trim();
-  localStorage.setItem(NAME_KEY, name);
+  setName(name);
   const seats = ["human", ...[...$("seat-choices").querySelectorAll("select")].map((s) => s.value)];
   const body = {
     name,
@@ -78,7 +79,7 @@ async function join(event) {
   showError("join-error", "");
   const code = $("j-code").value.trim().toUpperCase();
   const name = $("j-name").value.trim();
-  localStorage.setItem(NAME_KEY, name);
+  setName(name);
   try {
     const joined = await api(`/api/tables/${encodeURIComponent(code)}/join`, { method: "POST", body: { name } });
     setSeat(joined.code, { seat: joined.seat, token: joined.token, name });
@@ -111,7 +112,7 @@ function fan() {
 $("c-players").addEventListener("change", seatChoices);
 $("create").addEventListener("submit", create);
 $("join").addEventListener("submit", join);
-const remembered = localStorage.getItem(NAME_KEY) || "";
+const remembered = savedName();
 $("c-name").value = remembered;
 $("j-name").value = remembered;
 const wanted = new URLSearchParams(location.search).get("join");
