@@ -39,6 +39,8 @@ def test_healthz_and_pages(client: TestClient) -> None:
         "/favicon.ico",
     ):
         assert client.get(path).status_code == 200, path
+    worker = client.get("/sw.js")  # served at the root: its scope is every page
+    assert worker.status_code == 200 and "javascript" in worker.headers["content-type"]
     assert client.get("/t/not-a-code!").status_code in (400, 404)
 
 

@@ -50,6 +50,10 @@ PHONE = {
     "has_touch": True,
 }
 
+DOWN = ("ERR_CONNECTION_REFUSED", "An unknown error occurred when fetching the script")
+"""What the browser itself logs while the server is down: a refused connection, and the service
+worker's script it could not fetch to look for an update."""
+
 RUN_APP = """
 import importlib, inspect, json, sys, uvicorn
 from rummy21.server import create_app
@@ -208,7 +212,7 @@ class Player:
     def _console(self, msg: Any) -> None:
         if msg.type != "error":
             return
-        if self.server_down and "ERR_CONNECTION_REFUSED" in msg.text:
+        if self.server_down and any(text in msg.text for text in DOWN):
             return
         self.errors.append(f"console: {msg.text}")
 

@@ -1,5 +1,6 @@
 """A lost connection is impossible to miss: a banner says it, the turn clock and the status
-stop pretending, and the page says so when the table is back.
+stop pretending, a page reloaded meanwhile still opens and says so, and the page says when
+the table is back.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ def test_the_page_says_when_the_connection_is_lost_and_back(
     page = player.page
     wait_my_turn(page)
     assert page.locator("#offline").is_hidden()
+    # The service worker that keeps the page for when the server is down is in place.
+    assert page.evaluate(
+        "() => Promise.race([navigator.serviceWorker.ready.then((r) => !!r.active),"
+        " new Promise((done) => setTimeout(() => done(false), 10000))])"
+    )
     player.server_down = True
     server.kill()
     page.wait_for_selector("#offline:not(.hidden)", timeout=10_000)
@@ -36,9 +42,18 @@ def test_the_page_says_when_the_connection_is_lost_and_back(
     time.sleep(1.5)
     assert page.evaluate(RING) == ring  # the turn clock stands still while nothing is heard
     player.shot("offline-phone")
+    # Reloaded while the server is down: the table's page, not the browser's error page, and
+    # it says what it is doing.
+    url = page.url
+    page.reload()
+    page.wait_for_selector("#offline:not(.hidden)", timeout=10_000)
+    assert "trying again by itself" in page.inner_text("#offline")
+    assert page.url == url and page.locator("#hand").count() == 1
+    player.shot("offline-reloaded-phone")
     server.start()
     page.wait_for_selector("#offline.hidden", state="attached", timeout=30_000)
     page.wait_for_selector(".toast:has-text('Back online')", timeout=5_000)
+    page.wait_for_selector("#hand .card")  # by itself: the table again, the hand in it
     player.server_down = False
     assert not player.errors
 

@@ -1,6 +1,7 @@
 // net.js and seats.js: the table's socket (a fake WebSocket here) and what the browser remembers
-// (a fake storage here).
+// (a fake storage here), and the service worker's list of the pages' files.
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { backoff, openSocket } from "/static/net.js";
 import {
@@ -149,4 +150,16 @@ describe("what the browser remembers", () => {
     assert.equal(getSeat("AAAA", storage), null);
     assert.deepEqual(mySeats(storage), []);
   });
+});
+
+test("the service worker keeps every file the pages load", () => {
+  const root = new URL("../../src/rummy21/server/static/", import.meta.url);
+  const files = [];
+  for (const entry of readdirSync(root, { recursive: true })) {
+    const name = String(entry).replaceAll("\\", "/");
+    if (/\.(js|css|html|svg)$/.test(name) && name !== "sw.js") files.push(`/static/${name}`);
+  }
+  const worker = readFileSync(new URL("sw.js", root), "utf8");
+  const kept = [...worker.matchAll(/"(\/static\/[^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual([...new Set(kept)].sort(), files.sort());
 });

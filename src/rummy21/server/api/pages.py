@@ -36,6 +36,14 @@ async def history_page(code: CodeDep) -> Response:
     return page("history.html")
 
 
+@router.get("/sw.js", include_in_schema=False)
+async def service_worker() -> Response:
+    """The pages' service worker (static/sw.js), served at the root: its scope is the site."""
+    return FileResponse(
+        STATIC / "sw.js", media_type="text/javascript", headers={"cache-control": "no-cache"}
+    )
+
+
 @router.get("/favicon.ico", include_in_schema=False)
 async def favicon() -> Response:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")

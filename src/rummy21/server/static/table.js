@@ -117,6 +117,10 @@ store.subscribe((s, before) => {
   if (s.seen !== before.seen) setSeenResult(code, s.seen);
   if (s.tips !== before.tips) setTips(s.tips);
   if (s.conn.back > before.conn.back) toast("Back online.", "notice");
+  // The table's shell is kept by a service worker (once the server is heard from): a page
+  // reloaded while the server is down still opens, says so, and reconnects by itself.
+  if (s.conn.online && !before.conn.online && "serviceWorker" in navigator)
+    navigator.serviceWorker.register("/sw.js").catch(() => {});
   if (s.flash !== before.flash) {
     document.body.classList.add("flash-turn");
     setTimeout(() => document.body.classList.remove("flash-turn"), 1200);
