@@ -68,11 +68,23 @@ def test_the_winner_comes_first_and_a_score_is_said_once(
     assert not player.errors
 
 
-def test_the_replay_says_where_your_dropped_hand_went(
+def test_a_restart_between_deals_waits_for_no_bot_and_the_replay_shows_the_drop(
     server_factory: Callable[..., Server], players: Callable[..., Player]
 ) -> None:
     server, made, player = _dropped_at_three(server_factory, players)
     page = player.page
+    # The server restarts between deals: the bots are ready at once, as before; only the
+    # player is waited for.
+    player.server_down = True
+    server.restart()
+    page.wait_for_selector("#conn.on", timeout=30_000)
+    player.server_down = False
+    page.wait_for_function(
+        "() => /as soon as you are ready/.test(document.querySelector('#next-deal')?.textContent)"
+    )
+    bots = [s["name"] for s in player.state()["room"]["seats"] if s["kind"] == "bot"]
+    text = page.inner_text("#next-deal")
+    assert bots and not any(bot in text for bot in bots), text
     page.goto(f"{server.url}/t/{made['code']}/history")
     page.click(".deal-item >> nth=0")
     page.wait_for_selector(".replay-seat")
