@@ -34,17 +34,17 @@ RULES = RuleSet()
 HAND = "7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C"
 
 
-def expected(data: bytes) -> list[dict[str, Any] | None]:
-    """What each answered line of ``data`` must be: the analysis as JSON, or ``None`` for an
-    error (``"not utf-8"`` for a line that is not UTF-8 text)."""
+def expected(data: bytes) -> list[dict[str, Any]]:
+    """What each answered line of ``data`` must be: the analysis as JSON, or ``bad`` for an
+    error (``not`` for a line that is not UTF-8 text), with its line number."""
     text = data.decode("utf-8", "surrogateescape").removeprefix("\ufeff")
-    answers: list[dict[str, Any] | None] = []
-    for raw in re.split(r"\r\n|\r|\n", text):
+    answers: list[dict[str, Any]] = []
+    for number, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         if re.search("[\udc80-\udcff]", line):
-            answers.append({"not": "utf-8"})
+            answers.append({"not": "utf-8", "line": number})
             continue
         cut, sep, hand = line.partition(":")
         try:
@@ -52,7 +52,7 @@ def expected(data: bytes) -> list[dict[str, Any] | None]:
                 raise ValueError("no cut")
             answers.append(json.loads(json.dumps(analyze(hand, cut.strip(), RULES).to_dict())))
         except ValueError:
-            answers.append(None)
+            answers.append({"bad": True, "line": number})
     return answers
 
 
@@ -62,13 +62,15 @@ def check(data: bytes, code: int, out: str, err: str) -> None:
     got = [json.loads(line) for line in out.splitlines()]
     assert len(got) == len(want), (got, want)
     for answer, wanted in zip(got, want, strict=True):
-        if wanted is None:
-            assert set(answer) == {"error"} and answer["error"]
-        elif wanted == {"not": "utf-8"}:
+        if "bad" in wanted:  # a bad line's answer names it by its number in the input
+            assert set(answer) == {"line", "error"} and answer["error"], answer
+            assert answer["line"] == wanted["line"], (answer, wanted)
+        elif "not" in wanted:
             assert answer["error"].startswith("not UTF-8 text"), answer
+            assert answer["line"] == wanted["line"], (answer, wanted)
         else:
             assert answer == wanted
-    assert code == (1 if any(w is None or "not" in w for w in want) else 0)
+    assert code == (1 if any("bad" in w or "not" in w for w in want) else 0)
 
 
 def run_stdin(data: bytes) -> None:
@@ -204,7 +206,7 @@ def test_a_line_too_long_is_one_error_line() -> None:
     result = RUNNER.invoke(app, ["analyze", "--json", "--batch", "-"], input=data)
     answers = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.exit_code == 1 and len(answers) == 3
-    assert answers[1] == {"error": f"line longer than {MAX_LINE:,} characters"}
+    assert answers[1] == {"line": 2, "error": f"line longer than {MAX_LINE:,} characters"}
     assert answers[0] == answers[2] and answers[0]["declaration"]["valid"]
 
 

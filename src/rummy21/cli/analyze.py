@@ -51,12 +51,21 @@ def _with_distance(result: Analysis, rules: RuleSet) -> dict[str, object]:
     return data
 
 
-def _read_line(line: str | None, rules: RuleSet, with_distance: bool) -> tuple[bool, str]:
-    """(ok, JSON) for one batch line ``CUT: CARDS`` (``None``: a line too long to read).
+Numbered = tuple[int, str | None]
+"""A batch line to answer and its line number in the input, from 1 (``None``: a line too
+long to read)."""
+
+
+def _read_line(numbered: Numbered, rules: RuleSet, with_distance: bool) -> tuple[bool, str]:
+    """(ok, JSON) for one batch line ``CUT: CARDS``; a bad line's answer names its line
+    number (``{"line": N, "error": …}``).
     The cycle collector is paused while the hand is read: a batch reads many (see
     :func:`rummy21.solver.paused_collection`)."""
+    number, line = numbered
     if line is None:
-        return False, json.dumps({"error": f"line longer than {MAX_LINE:,} characters"})
+        return False, json.dumps(
+            {"line": number, "error": f"line longer than {MAX_LINE:,} characters"}
+        )
     try:
         cut, sep, hand = line.partition(":")
         if not sep:
@@ -66,7 +75,18 @@ def _read_line(line: str | None, rules: RuleSet, with_distance: bool) -> tuple[b
             data = _with_distance(analysis, rules) if with_distance else analysis.to_dict()
         return True, json.dumps(data)
     except (CardError, ValueError) as error:
-        return False, json.dumps({"error": _undecodable(line) or str(error)})
+        reason = _undecodable(line) or _clipped(str(error))
+        return False, json.dumps({"line": number, "error": reason})
+
+
+def _clipped(text: str, most: int = 200) -> str:
+    """``text``, or its first ``most`` characters and how many more (an error that quotes a
+    100,000-character token does not echo it whole).
+
+    >>> _clipped("x" * 300, 10)
+    'xxxxxxxxxx… (290 more characters)'
+    """
+    return text if len(text) <= most else f"{text[:most]}… ({len(text) - most:,} more characters)"
 
 
 def _undecodable(line: str) -> str | None:
@@ -92,7 +112,7 @@ _CHUNK = 64
 
 
 def _read_chunk(
-    lines: list[str | None], rules: RuleSet, with_distance: bool
+    lines: list[Numbered], rules: RuleSet, with_distance: bool
 ) -> list[tuple[bool, str]]:
     _settle_heap()
     return [_read_line(line, rules, with_distance) for line in lines]
@@ -108,7 +128,7 @@ def _settle_heap() -> None:
 
 
 def _read_lines(
-    lines: Iterable[str | None], rules: RuleSet, with_distance: bool
+    lines: Iterable[Numbered], rules: RuleSet, with_distance: bool
 ) -> Iterator[tuple[bool, str]]:
     for count, line in enumerate(lines):
         if count % _CHUNK == 0:
@@ -194,18 +214,19 @@ def _abandon(out: TextIO, lifeline: bool) -> NoReturn:
     os._exit(EXIT_INTERRUPTED)
 
 
-def _hand_lines(source: TextIO) -> Iterator[str | None]:
-    """The lines of ``source`` to answer, stripped; blank lines, ``#`` comments (of any
-    length) and a byte-order mark at the start are skipped. ``None`` stands for any other
+def _hand_lines(source: TextIO) -> Iterator[Numbered]:
+    """The lines of ``source`` to answer, stripped, with their line numbers; blank lines,
+    ``#`` comments (of any length) and a byte-order mark at the start are skipped. ``None`` stands for any other
     line longer than :data:`MAX_LINE`, whose rest is skipped, never held in memory. Each
     line is yielded as soon as it is read (a pipe's writer may be waiting for its answer).
 
     >>> text = "\\ufeff# c\\n\\n 7D: AS \\r\\n" + "x" * MAX_LINE + "x\\nKC: 2S"
     >>> list(_hand_lines(io.StringIO(text)))
-    ['7D: AS', None, 'KC: 2S']
+    [(3, '7D: AS'), (4, None), (5, 'KC: 2S')]
     """
-    start = True
+    start, number = True, 0
     while line := _readline(source):
+        number += 1
         too_long = len(line) > MAX_LINE and not line.endswith("\n")
         if start:  # a byte-order mark (Windows editors write one) is not part of the text
             line, start = line.removeprefix("\ufeff"), False
@@ -214,11 +235,11 @@ def _hand_lines(source: TextIO) -> Iterator[str | None]:
             while line and not line.endswith("\n"):
                 line = _readline(source)
             if not comment:
-                yield None
+                yield number, None
             continue
         line = line.strip()
         if line and not line.startswith("#"):
-            yield line
+            yield number, line
 
 
 class Unreadable(Exception):
@@ -243,8 +264,8 @@ def _write(answers: Iterable[tuple[bool, str]], out: TextIO, flush: bool = False
     return status
 
 
-def _chunks(lines: Iterable[str | None], size: int) -> Iterator[list[str | None]]:
-    chunk: list[str | None] = []
+def _chunks(lines: Iterable[Numbered], size: int) -> Iterator[list[Numbered]]:
+    chunk: list[Numbered] = []
     for line in lines:
         chunk.append(line)
         if len(chunk) == size:
@@ -301,6 +322,8 @@ def analyze_command(
     if batch is not None:
         if hand:
             fail("give either a hand or --batch, not both")
+        if not as_json:
+            fail("--batch answers each line in JSON: add --json")
         if cut is not None:
             fail("--cut is for one hand: each line of a batch names its own ('CUT: CARDS')")
         try:
@@ -324,7 +347,7 @@ def analyze_command(
     try:
         result = analyze(" ".join(hand), cut, rule_set)
     except (CardError, ValueError) as error:
-        fail(str(error))
+        fail(_clipped(str(error)))
     if as_json:
         print(json.dumps(_with_distance(result, rule_set) if with_distance else result.to_dict()))
     else:
