@@ -216,9 +216,10 @@ def _abandon(out: TextIO, lifeline: bool) -> NoReturn:
 
 def _hand_lines(source: TextIO) -> Iterator[Numbered]:
     """The lines of ``source`` to answer, stripped, with their line numbers; blank lines,
-    ``#`` comments (of any length) and a byte-order mark at the start are skipped. ``None`` stands for any other
-    line longer than :data:`MAX_LINE`, whose rest is skipped, never held in memory. Each
-    line is yielded as soon as it is read (a pipe's writer may be waiting for its answer).
+    ``#`` comments (of any length) and a byte-order mark at the start are skipped.
+    ``None`` stands for any other line longer than :data:`MAX_LINE`, whose rest is skipped,
+    never held in memory. Each line is yielded as soon as it is read (a pipe's writer may be
+    waiting for its answer).
 
     >>> text = "\\ufeff# c\\n\\n 7D: AS \\r\\n" + "x" * MAX_LINE + "x\\nKC: 2S"
     >>> list(_hand_lines(io.StringIO(text)))
