@@ -189,6 +189,8 @@ def test_declaring_wrongly_asks_first() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.count("not a valid declaration") == 2
+    # The reason, as the engine reads the 21 cards (not only "not valid").
+    assert out.count("Not valid: ") == 2 and "pure groups option A needs" in out
     assert "You declare wrongly: 120 points" in out
     assert "wrong declaration" in out and "deal score -120" in out
 

@@ -49,7 +49,7 @@ from rummy21.game import (
     parse_action,
 )
 from rummy21.game.actions import Action
-from rummy21.game.declaration import judge
+from rummy21.game.declaration import judge, why_invalid
 from rummy21.game.match import parse_point_value
 from rummy21.game.narration import TONES, Tone, charge_reason, narrate
 from rummy21.game.picture import LABEL_WIDTH, layout_rows, others_line, table_line
@@ -489,6 +489,8 @@ class Session:
                 for line in layout_lines(analysis.groups, analysis.loose, j, None, "other"):
                     self.out.print(line)
         if not verdict.valid:
+            why = why_invalid(shown, view.jokers, view.rules)
+            self.out.print(f"  Not valid: {pretty_cards(why)}.", style="red")
             return self.confirm(
                 f"These 21 cards are not a valid declaration: a wrong declaration costs "
                 f"{view.rules.wrong_declaration}. Declare anyway?"

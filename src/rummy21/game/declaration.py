@@ -66,3 +66,38 @@ def judge(
         raise ValueError(f"the layout shows {error.card}, which is not in the hand") from None
     check = check_layout([tuple(g) for g in groups], jokers.cut, rules, loose)
     return Verdict(check.valid, check.option, check.analysis, check)
+
+
+def why_invalid(cards: Sequence[Card], jokers: Jokers, rules: RuleSet) -> str:
+    """Why 21 ``cards`` are no valid declaration, in words (RULES §5; the doctests' lines are
+    wrapped by ``NORMALIZE_WHITESPACE``): how many of the pure
+    groups option A needs they can make, else what the best arrangement leaves out of its
+    groups, and how far they are from the other options.
+
+    >>> from rummy21.cards import parse_cards
+    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 5C KD 4C")
+    >>> print(why_invalid(hand, Jokers.from_cut(Card.parse("7D")), RuleSet()))
+    the best arrangement leaves KD 4C 5C out of its groups (19 points); 1 of 3 tunnelas,
+    1 of 8 dublees
+    >>> hand = parse_cards("2S 5S 9S JS KS 3C 6C 10C QC AD 4D 8D 10D 2H 6H 9H QH KH 3S 7C JD")
+    >>> print(why_invalid(hand, Jokers.from_cut(Card.parse("7D")), RuleSet()))
+    they can make none of the 3 pure groups option A needs; 0 of 3 tunnelas,
+    0 of 8 dublees
+    """
+    from rummy21.solver import max_pure_groups
+
+    counts = counts_of(cards)
+    needed = rules.pure_groups_needed
+    can = min(max_pure_groups(counts), needed)
+    if can < needed:
+        first = f"they can make {can or 'none'} of the {needed} pure groups option A needs"
+    else:
+        penalty = analyze_counts(counts, jokers, rules).penalty
+        left = " ".join(map(str, penalty.loose))
+        first = f"the best arrangement leaves {left} out of its groups ({penalty.uncapped} points)"
+    tunnelas = sum(n // 3 for n in counts)
+    dublees = sum(n // 2 for n in counts)
+    return (
+        f"{first}; {tunnelas} of {rules.tunnelas_needed} tunnelas, "
+        f"{dublees} of {rules.dublees_needed} dublees"
+    )
