@@ -83,6 +83,8 @@ export function reading(fields = {}) {
     rule: "full_count",
     uncapped: 80,
     cap: 120,
+    reason: "full count (every card counts)",
+    why: "the pure save needs 3 pure groups, your cards can make 1",
     pure_groups: 1,
     pure_needed: 3,
     dublees: 0,

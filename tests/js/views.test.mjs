@@ -82,7 +82,7 @@ describe("the table around the hand", () => {
     const m = readingModel(s);
     assert.equal(m.lead, "After discarding K♦ you'd pay ");
     assert.equal(m.points, "80");
-    assert.match(m.why, /the pure save needs 3 pure groups, your cards make 1/);
+    assert.match(m.why, /full count \(every card counts\); the pure save needs 3 pure groups, your cards can make 1/);
     assert.deepEqual(m.tip, { text: "Tip: discard K♦." });
   });
 

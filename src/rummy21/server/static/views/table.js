@@ -320,17 +320,10 @@ export function renderTools(m, on) {
   return tools;
 }
 
-// What the hand would pay if another player declared now, and why (RULES §7).
+// What the hand would pay if another player declared now, and why (RULES §7): the server's
+// charge (the first-turn cap included) and the narration's words for it, shown as they are.
 export function penaltyText(r) {
-  if (r.rule === "pure_save")
-    return [`${r.penalty}`, r.penalty ? " — the cards outside your groups (pure save)" : " — every card is in a group"];
-  if (r.rule === "dublee_save")
-    return [`${r.penalty}`, ` — the cards outside your ${plural(r.dublees, "dublee")} (dublee save)`];
-  const count = r.uncapped > r.cap ? `all cards count: ${r.uncapped}, capped at ${r.cap}` : "all cards count";
-  return [
-    `${r.penalty}`,
-    ` — ${count}; the pure save needs ${r.pure_needed} pure groups, your cards make ${r.pure_groups}`,
-  ];
+  return [`${r.penalty}`, ` — ${r.reason}${r.why ? `; ${r.why}` : ""}`];
 }
 
 export function tipText(s) {
