@@ -175,7 +175,7 @@ def test_a_whole_deal_through_stdin_matches_the_engine() -> None:
     assert "✗" not in out
     for score in scores:
         assert f"deal score {score:+d} · total {score:+d}" in out
-    assert "You discard" in out and "Seat 1 (random)" in out
+    assert "You discard" in out and "Seat 2 (random)" in out
 
 
 def test_declaring_wrongly_asks_first() -> None:
@@ -543,9 +543,9 @@ def test_a_dropped_hand_stays_folded_but_for_its_own_player() -> None:
     )
     out = result.output
     hands = out[out.index("Hands") :]
-    mine = hands[hands.index("You — dropped") : hands.index("Seat 1")]
+    mine = hands[hands.index("You — dropped") : hands.index("Seat 2")]
     assert "cards" in mine and "folded" not in mine
-    theirs = hands[hands.index("Seat 2 (random) — dropped") :]
+    theirs = hands[hands.index("Seat 3 (random) — dropped") :]
     assert "hand folded" in theirs.splitlines()[1]
 
 

@@ -198,7 +198,8 @@ class Session:
         self.match = match
         self.bots = bots
         self.deals = deals
-        self.names = ["You"] + [f"Seat {s} ({b.name})" for s, b in enumerate(bots) if b]
+        # Seats in words from 1, as the lobby counts them: you are Seat 1.
+        self.names = ["You"] + [f"Seat {s + 1} ({b.name})" for s, b in enumerate(bots) if b]
         self._seen = 0
 
     # ------------------------------------------------------------- input

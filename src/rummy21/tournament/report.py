@@ -23,8 +23,9 @@ from rummy21.tournament.scheme import lineup_text, lineups
 from rummy21.tournament.stats import Interval
 from rummy21.tournament.summary import PairResult, Summary
 
-PALETTE = ("#1b7f4b", "#c0392b", "#2c6fbb", "#d68910", "#7d3c98", "#148f8f", "#7b7d7d")
-"""A colour per bot, in the order named (repeated past seven)."""
+PALETTE = ("#2c6fbb", "#d68910", "#7d3c98", "#148f8f", "#5d6d7e", "#a04000", "#7b7d7d")
+"""A colour per bot, in the order named (repeated past seven): no green and no red, which
+a reader takes for better and worse whichever bot is stronger."""
 
 STYLE = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2327;
