@@ -142,22 +142,24 @@ store.subscribe((s, before) => {
 });
 
 // ------------------------------------------------------------------ the views
-let fitting = 0;
-function scheduleFit() {
-  if (fitting) return;
-  fitting = requestAnimationFrame(() => {
-    fitting = 0;
-    if (!get().game || hand.holding()) return; // never resize the cards under a finger
-    fitHand($("hand"));
-  });
+// The hand is fitted to the room the page leaves it after every change that redrew a part of
+// the page (in the same task: no frame ever shows it unfitted), and when the screen turns.
+let dirty = false;
+function fit() {
+  dirty = false;
+  if (get().game && !hand.holding()) fitHand($("hand")); // never resize the cards under a finger
 }
-addEventListener("resize", scheduleFit);
+function fitSoon() {
+  dirty = true;
+  requestAnimationFrame(() => dirty && fit()); // a redraw outside a change (a drop let go)
+}
+addEventListener("resize", fit);
 
-// A view: drawn when its model changes; the hand is fitted to the room left after each.
+// A view: drawn when its model changes.
 function show(model, draw) {
   store.view(model, (m, s) => {
     draw(m, s);
-    scheduleFit();
+    dirty = true;
   });
 }
 
@@ -167,7 +169,7 @@ const hand = createHand($("hand"), {
   refuse: (text) => toast(text),
   discard: (card) => discardCard(card),
   finish: (card) => askDeclare(card),
-  drawn: scheduleFit,
+  drawn: fitSoon,
 });
 
 show(
@@ -270,6 +272,7 @@ store.view(
   },
 );
 store.view(resultLiveModel, (m) => m && shown && renderResultLive(m, shown.box));
+store.subscribe(() => dirty && fit()); // last: after every view of this change has drawn
 
 function windowFor(w, s) {
   const cancel = close(w.kind);
