@@ -153,6 +153,7 @@ def test_a_table_playout_plays_every_seat_to_a_declaration() -> None:
 
     from rummy21.bots.determinize import World
     from rummy21.bots.evaluate import penalty_after
+    from rummy21.bots.expert import release_order, release_readings
     from rummy21.bots.search import Start
     from rummy21.cards import counts_of, parse_cards
     from rummy21.game.settlement import Standing
@@ -173,7 +174,10 @@ def test_a_table_playout_plays_every_seat_to_a_declaration() -> None:
     points = penalty_after(mine, cut).points
     world = World(((), tuple(theirs)), (Card.parse("3H"), Card.parse("3H")))
     bot = SearchBot(table_rounds=3)
-    opponents = bot._opponents(view, world)
+    # (the other seat lets go in its full release order here, so that its declaring card is
+    # among the few it tries; the playouts' own cheap order, loose_first, is tried first)
+    order_of = release_order(release_readings(list(theirs), None, view), view.jokers)
+    opponents = [(list(theirs), penalty_after(theirs, cut).points, order_of)]
     # After a discard the other seat draws first: its 3H completes its hand.
     start = Start(list(mine), points, 1, 2)
     assert bot._table_playout(start, world, view, [], None, opponents) == points
@@ -181,6 +185,20 @@ def test_a_table_playout_plays_every_seat_to_a_declaration() -> None:
     start = Start(list(theirs), penalty_after(theirs, cut).points, 0, 3, False)
     order = opponents[0][2]  # (the release order of that hand)
     assert bot._table_playout(start, world, view, order, None, opponents) == -bot.loser_points
+    # With table_schedule the others declare by the schedule (here never: hazard 0), not when
+    # the world's guessed hand completes: the other seat plays its 3H on, then the bot plays.
+    scheduled = SearchBot(table_rounds=1, table_schedule=True, hazard=0.0)
+    start = Start(list(mine), points, 1, 2)
+    value = scheduled._table_playout(start, world, view, order, None, opponents)
+    hand, their, their_order = (list(opponents[0][0]), opponents[0][1], opponents[0][2])
+    theirs_played, at = scheduled._turn(hand, their, their_order, None, world.stock, 0, view, 0)
+    assert theirs_played is not None and theirs_played.declare  # (it would have declared)
+    own = list(mine)
+    played, _ = scheduled._turn(
+        own, points, order, theirs_played.card.index, world.stock, at, view, 5
+    )
+    assert played is not None
+    assert value == (-scheduled.loser_points if played.declare else played.reading.points)
 
 
 def test_search_worlds_is_a_bot_name_with_its_own_budget() -> None:

@@ -210,6 +210,7 @@ class SearchBot:
         share: float = 0.0,
         table_rounds: int = 0,
         take_gain: int = 10,
+        table_schedule: bool = False,
     ) -> None:
         self.samples, self.seed, self.horizon, self.width = samples, seed or 0, horizon, width
         self.feed = feed
@@ -220,6 +221,7 @@ class SearchBot:
         self.release_width = release_width
         self.share = share
         self.table_rounds, self.take_gain = table_rounds, take_gain
+        self.table_schedule = table_schedule
         self.expert = ExpertBot()
 
     # -- playouts -------------------------------------------------------------------------
@@ -326,23 +328,32 @@ class SearchBot:
         rounds or until one declares: the bot pays the penalty it holds when another
         declares, wins ``loser_points`` from each other seat when it does, and pays the
         penalty left when the rounds end. ``start.waits``: the others play first (after a
-        discard); else the bot's first turn is a stock draw."""
+        discard); else the bot's first turn is a stock draw. With ``table_schedule`` the
+        others still take, draw and let go, but declare by :meth:`_others_declare`'s chance
+        a round, not when the world's guessed hands would."""
         stock = world.stock
         others = [(list(h), p, o) for h, p, o in opponents]
         mine, points = list(start.counts), start.points
         win = float(self.loser_points * len(others))
         at = 0
         first = not start.waits
-        for _ in range(self.table_rounds):
+        cost, alive = 0.0, 1.0
+        for r in range(self.table_rounds):
             if not first:
+                if self.table_schedule:
+                    lost = self._others_declare(view, len(others) + 1, r)
+                    cost += alive * lost * points
+                    alive *= 1.0 - lost
                 for k, (hand, their, their_order) in enumerate(others):
                     release, at = self._turn(
                         hand, their, their_order, open_card, stock, at, view, 0
                     )
                     if release is None:
-                        return float(points)
+                        return cost + alive * points
                     if release.declare:
-                        return float(points)
+                        if not self.table_schedule:
+                            return float(points)
+                        hand[release.card.index] -= 1  # (by the schedule it plays on)
                     others[k] = (hand, release.reading.points, their_order)
                     open_card = release.card.index
             offer = None if first else open_card
@@ -351,12 +362,12 @@ class SearchBot:
                 mine, points, order, offer, stock, at, view, self.release_width
             )
             if release is None:
-                return float(points)
+                return cost + alive * points
             if release.declare:
-                return -win
+                return cost - alive * win
             points = release.reading.points
             open_card = release.card.index
-        return float(points)
+        return cost + alive * points
 
     def _unfinished(self, points: int, step: int) -> float:
         """What a playout that has not ended by its horizon costs: the penalty held (``share``
