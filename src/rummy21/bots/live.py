@@ -210,7 +210,11 @@ class LiveBot:
     def _play(self, ws: ClientConnection) -> bool:
         """One connection, from its hello: whether the match is over."""
         self._handled, self._asked, self._sent = set(), None, {}
-        self._send(ws, {"type": "hello", "token": self.token})
+        try:
+            self._send(ws, {"type": "hello", "token": self.token})
+        except ConnectionClosed:
+            self._last_words(ws)
+            raise
         while True:
             message = json.loads(ws.recv())
             kind = message.get("type")
@@ -323,6 +327,18 @@ class LiveBot:
         how = result["reason"].replace("_", " ")
         who = "" if winner is None else f", seat {winner + 1} won"
         self.say(f"deal {number + 1}: {score:+d} ({how}{who})")
+
+    def _last_words(self, ws: ClientConnection) -> None:
+        """Read what the table said before it closed the connection (a table that is not
+        there answers at once, and may close before the hello is sent): its error, which then
+        says why the connector stops, whichever came first on a loaded machine."""
+        while True:
+            try:
+                message = json.loads(ws.recv())
+            except (ConnectionClosed, ValueError):
+                return
+            if isinstance(message, dict) and message.get("type") == "error":
+                self._last_error = str(message.get("error"))
 
     def _on_error(self, ws: ClientConnection, message: dict[str, Any]) -> None:
         text = str(message.get("error"))
