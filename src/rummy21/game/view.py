@@ -198,9 +198,10 @@ class View:
         )
 
     def charge(self, penalty: Penalty) -> Charge:
-        """What this seat would pay if another declared now (:func:`~rummy21.game.settlement.
-        charge`, the rule the settlement charges by), its 21 cards paying ``penalty`` (their
-        analysis's): after drawing, the 21 cards it keeps once its turn is over.
+        """What this seat would pay if another declared now
+        (:func:`~rummy21.game.settlement.charge`, the rule the settlement charges by), its 21
+        cards paying ``penalty`` (their analysis's): after drawing, the 21 cards it keeps once
+        its turn is over.
 
         >>> from rummy21.game.table import Table
         >>> from rummy21.analysis import analyze
