@@ -286,7 +286,7 @@ def test_the_table_works_with_the_keyboard_alone(
     page.wait_for_selector("#btn-discard.hidden", state="attached")
     state = asha.state()
     top = state["deal"]["open_pile"][-1]
-    assert top["card"] == chosen and top["by"] == state["you"]
+    assert top["card"] == chosen and top["discarded_by"] == state["you"]
     assert not asha.errors
 
 

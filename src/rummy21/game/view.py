@@ -34,6 +34,7 @@ from rummy21.game.events import (
     TimedOut,
 )
 from rummy21.game.settlement import Charge, Standing, charge
+from rummy21.game.turn import why_not_take
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
@@ -184,6 +185,22 @@ class View:
         return self.open_pile[-1] if self.open_pile else None
 
     @property
+    def top_stays(self) -> bool:
+        """Whether the open card must stay on the pile whoever is in turn (RULES §6.1: a joker
+        a player discarded, :func:`~rummy21.game.turn.why_not_take`), so that a screen can
+        say so without restating the rule.
+
+        >>> from rummy21.game.table import Table
+        >>> Table(players=2, seed=1).view(0).top_stays   # the first open card may be taken
+        False
+        """
+        top = self.top
+        return (
+            top is not None
+            and why_not_take(top.card, top.discarded_by, self.jokers, self.rules) is not None
+        )
+
+    @property
     def my_turn(self) -> bool:
         return self.turn == self.seat
 
@@ -244,5 +261,6 @@ class View:
             "scores": None if self.scores is None else list(self.scores),
             "blocked": None if self.blocked is None else str(self.blocked),
             "can_take_open": self.can_take_open,
+            "top_stays": self.top_stays,
             "drop_cost": self.drop_cost,
         }

@@ -97,35 +97,25 @@ def event_dict(
 
 
 def deal_view(table: Table, seat: int, names: Sequence[str] | None = None) -> dict[str, Any]:
-    """``seat``'s view of the deal in progress (or just ended), from ``table.view(seat)``;
-    ``names`` name the seats in its narrated history."""
+    """``seat``'s view of the deal in progress (or just ended): ``table.view(seat)`` as
+    :meth:`~rummy21.game.view.View.to_dict` says it (the one serializer of a View, which the
+    bot protocol sends whole), with what a page needs besides: the open pile's and history's
+    last entries only (``open_count`` and ``events`` count them all), the history narrated
+    with ``names``, the jokers and rules spelt out, and ``my_turn``.
+    """
     view = table.view(seat)
-    return {
-        "seat": seat,
-        "players": view.players,
-        "dealer": view.dealer,
-        "turn": view.turn,
-        "phase": view.phase.value,
-        "my_turn": view.my_turn,
-        "hand": cards_text(view.hand),
-        "drawn": None if view.drawn is None else str(view.drawn),
-        "drawn_from": None if view.drawn_from is None else view.drawn_from.value,
-        "blocked": None if view.blocked is None else str(view.blocked),
-        "stock_size": view.stock_size,
-        "open_count": len(view.open_pile),
-        "open_pile": [
-            {"card": str(o.card), "by": o.discarded_by} for o in view.open_pile[-OPEN_TAIL:]
-        ],
-        "can_take_open": view.can_take_open,
-        "jokers": jokers_dict(view.jokers),
-        "rules": rules_dict(view.rules),
-        "seats": [s.to_dict() for s in view.seats],
-        "history": [event_dict(e, view.rules, seat, names) for e in view.history[-HISTORY_TAIL:]],
-        "events": len(view.history),
-        "turns": view.turns,
-        "scores": None if view.scores is None else list(view.scores),
-        "drop_cost": view.drop_cost,
-    }
+    data = view.to_dict()
+    data.update(
+        my_turn=view.my_turn,
+        hand=cards_text(view.hand),
+        open_count=len(view.open_pile),
+        open_pile=data["open_pile"][-OPEN_TAIL:],
+        jokers=jokers_dict(view.jokers),
+        rules=rules_dict(view.rules),
+        history=[event_dict(e, view.rules, seat, names) for e in view.history[-HISTORY_TAIL:]],
+        events=len(view.history),
+    )
+    return data
 
 
 def bot_view(table: Table, seat: int, number: int) -> dict[str, Any]:

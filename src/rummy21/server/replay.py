@@ -40,7 +40,6 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from rummy21.game.actions import Source
 from rummy21.game.errors import ReplayError
 from rummy21.game.events import Declared, Drew, Event
 from rummy21.game.log import load_log
@@ -68,13 +67,17 @@ def _describe(
 
 
 def _drawn(table: Table, viewer: int | None) -> str | None:
-    """The card the player in turn has drawn, if ``viewer`` saw it (its own, or an open card)."""
+    """The card the player in turn has drawn, if ``viewer`` saw it: its own, read from its
+    View; another's as every seat was told it (:func:`~rummy21.game.view.public_event`: a
+    card taken from the open pile, never one from the stock)."""
     if table.drawn is None:
         return None
+    if viewer is not None and table.turn == viewer:
+        drawn = table.view(viewer).drawn
+        return None if drawn is None else str(drawn)
     draw = next((e for e in reversed(table.log) if isinstance(e, Drew)), None)
-    if draw is None or not (draw.seat == viewer or draw.source is Source.OPEN):
-        return None
-    return str(table.drawn)
+    told = None if draw is None else public_event(draw).card
+    return None if told is None else str(told)
 
 
 def _frame(
@@ -88,13 +91,15 @@ def _frame(
             if hand_shown(row.standing, row.seat, viewer):
                 hands[row.seat] = [str(c) for c in row.cards]
     elif viewer is not None:
-        hands[viewer] = [str(c) for c in table.hand(viewer)]
+        hands[viewer] = [str(c) for c in table.view(viewer).hand]
     return {
         "events": [_describe(e, viewer, table.rules, names) for e in new],
         "hands": hands,
         "counts": [len(table.hand(s)) for s in range(players)],
         "standing": [table.standing(s).value for s in range(players)],
-        "open_pile": [{"card": str(o.card), "by": o.discarded_by} for o in table.open_pile[-8:]],
+        "open_pile": [
+            {"card": str(o.card), "discarded_by": o.discarded_by} for o in table.open_pile[-8:]
+        ],
         "open_count": len(table.open_pile),
         "stock_size": table.stock_size,
         "turn": table.turn,

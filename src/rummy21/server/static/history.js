@@ -162,7 +162,7 @@ function show(index) {
         top ? cardEl(top.card, j, { size: "small" }) : el("div", { class: "empty-slot" }),
         frame.open_count > 1 ? el("span", { class: "count" }, frame.open_count) : null,
       ),
-      el("div", { class: "by" }, top ? (top.by === null ? "first open card" : who(top.by)) : ""),
+      el("div", { class: "by" }, top ? (top.discarded_by === null ? "first open card" : who(top.discarded_by)) : ""),
     ),
     el(
       "div",

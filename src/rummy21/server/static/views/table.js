@@ -181,7 +181,7 @@ export function feltModel(s) {
   if (!d) return { dealt: false };
   const j = jokers(s);
   const top = d.open_pile[d.open_pile.length - 1] || null;
-  const stays = !!top && top.by !== null && (j.joker_cards || []).includes(top.card) && !d.rules.joker_pickup;
+  const stays = d.top_stays; // (the engine's rule: a joker a player discarded stays)
   return {
     dealt: true,
     jokers: j,
@@ -189,7 +189,8 @@ export function feltModel(s) {
     top: top ? top.card : null,
     openCount: d.open_count,
     by: top
-      ? (top.by === null ? "first open card" : `from ${nameOf(s, top.by)}`) + (stays ? " · joker: stays" : "")
+      ? (top.discarded_by === null ? "first open card" : `from ${nameOf(s, top.discarded_by)}`) +
+        (stays ? " · joker: stays" : "")
       : "",
     openLabel: top ? `open pile: ${prettyCard(top.card)}${d.can_take_open ? ", take it" : ""}` : "open pile: empty",
     finish: myTurn(s) && phase(s) === "discard",
@@ -202,7 +203,7 @@ export function feltModel(s) {
       .slice(0, -1)
       .slice(-4)
       .reverse()
-      .map((o) => ({ card: o.card, who: o.by === null ? "first" : nameOf(s, o.by) })),
+      .map((o) => ({ card: o.card, who: o.discarded_by === null ? "first" : nameOf(s, o.discarded_by) })),
   };
 }
 
