@@ -292,7 +292,7 @@ class SearchBot:
         joins nothing held (no joker, no card near it) is neither read for taking nor, with
         ``width`` 0 (the others' turns), kept: it is let go again at once, the hand as it
         was. Returns the release (``None``: the stock ran out) and the stock index after the
-        turn; ``hand`` is updated."""
+        turn; ``hand`` is updated (the card let go, or finished with, taken out of it)."""
         jokers, rules = view.jokers, view.rules
         mask = jokers.joker_mask
         if open_card is not None and not mask[open_card] and _joins(hand, open_card):
@@ -311,8 +311,7 @@ class SearchBot:
             return Release(Card(drawn), Reading(points, False, False), False), at + 1
         hand[drawn] += 1
         release = quick_release(hand, drawn, order, jokers, rules, width or 2)
-        if not release.declare:
-            hand[release.card.index] -= 1
+        hand[release.card.index] -= 1  # (let go, or the finish card of a declaration)
         return release, at + 1
 
     def _table_playout(
@@ -350,10 +349,8 @@ class SearchBot:
                     )
                     if release is None:
                         return cost + alive * points
-                    if release.declare:
-                        if not self.table_schedule:
-                            return float(points)
-                        hand[release.card.index] -= 1  # (by the schedule it plays on)
+                    if release.declare and not self.table_schedule:
+                        return float(points)  # (by the schedule, it plays on)
                     others[k] = (hand, release.reading.points, their_order)
                     open_card = release.card.index
             offer = None if first else open_card
