@@ -37,7 +37,7 @@ from rummy21.server import create_app  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = shlex.join([sys.executable, str(ROOT / "examples" / "bots" / "first_legal.py")])
 HELPER = Path(__file__).with_name("protocol_bot.py")
-VIEW_KEYS = set(View.__dataclass_fields__) | {"top_stays"}  # (and its one derived fact)
+VIEW_KEYS = set(View.__dataclass_fields__) | {"top_stays", "drop_kind"}  # (and derived facts)
 
 
 def helper(*args: str) -> str:

@@ -58,6 +58,8 @@ def test_the_view_states_the_rules_the_table_enforces(variant: str, seed: int) -
                 trial = copy.deepcopy(table)
                 dropped = trial.drop(seat)
                 assert isinstance(dropped, Dropped) and dropped.points == view.drop_cost
+                assert dropped.drop is view.drop_kind  # (the page says "first"/"middle" by it)
+                assert present.deal_view(table, seat)["drop_kind"] == dropped.drop.value
             # The page is told the same, not left to work it out.
             page = present.deal_view(table, seat)
             assert (page["can_take_open"], page["drop_cost"]) == (

@@ -34,7 +34,7 @@ from rummy21.game.events import (
     TimedOut,
 )
 from rummy21.game.settlement import Charge, Standing, charge
-from rummy21.game.turn import why_not_take
+from rummy21.game.turn import drop_kind, why_not_take
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
@@ -185,6 +185,18 @@ class View:
         return self.open_pile[-1] if self.open_pile else None
 
     @property
+    def drop_kind(self) -> DropKind:
+        """Which drop this seat's next chance to drop would be
+        (:func:`~rummy21.game.turn.drop_kind`: a first drop before its first turn is played,
+        else a middle one), the kind :attr:`drop_cost` prices.
+
+        >>> from rummy21.game.table import Table
+        >>> Table(players=2, seed=1).view(0).drop_kind
+        <DropKind.FIRST: 'first'>
+        """
+        return drop_kind(self.seats[self.seat].played)
+
+    @property
     def top_stays(self) -> bool:
         """Whether the open card must stay on the pile whoever is in turn (RULES §6.1: a joker
         a player discarded, :func:`~rummy21.game.turn.why_not_take`), so that a screen can
@@ -263,4 +275,5 @@ class View:
             "can_take_open": self.can_take_open,
             "top_stays": self.top_stays,
             "drop_cost": self.drop_cost,
+            "drop_kind": self.drop_kind.value,
         }

@@ -45,7 +45,7 @@ const button = (cls, text, onclick, id) => el("button", { class: `btn ${cls}`, t
 
 export function dropModel(s) {
   const d = deal(s);
-  return { first: d.seats[s.game.you].played === 0, cost: d.drop_cost };
+  return { first: d.drop_kind === "first", cost: d.drop_cost }; // (the engine's kind and price)
 }
 
 export function renderDrop(m, on) {
