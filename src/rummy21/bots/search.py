@@ -54,7 +54,7 @@ from rummy21.bots.determinize import World, sample_world
 from rummy21.bots.evaluate import Reading, penalty_after
 from rummy21.bots.expert import ExpertBot, release_order, release_readings
 from rummy21.bots.greedy import Release, best_release
-from rummy21.bots.tracking import NEAR, next_active, read_public
+from rummy21.bots.tracking import NEAR, active_after, next_active, read_public
 from rummy21.cards import Card, counts_of
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.settlement import Standing
@@ -258,18 +258,10 @@ class SearchBot:
             at += step
         return cost + alive * self._unfinished(points, step)
 
-    def _seats_after(self, view: View) -> list[int]:
-        """The other active seats in turn order after the bot's."""
-        return [
-            seat
-            for k in range(1, view.players)
-            if view.seats[seat := (view.seat + k) % view.players].standing is Standing.ACTIVE
-        ]
-
     def _opponents(self, view: View, world: World) -> list[tuple[list[int], int, list[int]]]:
         """Each other active seat's hand in ``world``, its penalty and release order."""
         found = []
-        for seat in self._seats_after(view):
+        for seat in active_after(view):
             hand = list(world.hands[seat])
             order = loose_first(hand, view.jokers)
             found.append((hand, penalty_after(hand, view.cut, view.rules).points, order))
@@ -407,7 +399,6 @@ class SearchBot:
         clock = time.thread_time()
         step = self._active(view)
         opens = opens or {}
-        opens = {a: opens.get(a) for a in starts}
         scores: dict[Action, list[float]] = {a: [] for a in starts}
         orders: dict[Action, Sequence[int]] = {
             a: release_order(release_readings(list(start.counts), None, view), view.jokers)
@@ -421,12 +412,12 @@ class SearchBot:
                 for action, start in starts.items():
                     scores[action].append(
                         self._table_playout(
-                            start, world, view, orders[action], opens[action], opponents
+                            start, world, view, orders[action], opens.get(action), opponents
                         )
                     )
-                continue
-            for action, start in starts.items():
-                scores[action].append(self._playout(start, world, step, view, orders[action]))
+            else:
+                for action, start in starts.items():
+                    scores[action].append(self._playout(start, world, step, view, orders[action]))
             if time.thread_time() - clock > self.budget_s:
                 break
         return scores

@@ -65,13 +65,19 @@ def next_draws(jokers: Jokers, public: Public) -> list[tuple[int, float]]:
     return draws
 
 
+def active_after(view: View) -> list[int]:
+    """The other seats still in the deal, in turn order after ``view``'s."""
+    return [
+        seat
+        for step in range(1, view.players)
+        if view.seats[seat := (view.seat + step) % view.players].standing is Standing.ACTIVE
+    ]
+
+
 def next_active(view: View) -> int | None:
     """The next seat after ``view``'s still in the deal (``None``: none is)."""
-    for step in range(1, view.players):
-        seat = (view.seat + step) % view.players
-        if view.seats[seat].standing is Standing.ACTIVE:
-            return seat
-    return None
+    after = active_after(view)
+    return after[0] if after else None
 
 
 def read_public(view: View) -> Public:
