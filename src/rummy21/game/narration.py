@@ -174,7 +174,7 @@ def charge_reason(
     else:
         detail = "every card counts"
     if charged.rule is PenaltyRule.FIRST_TURN_CAP:
-        text = f"{charged.rule.label} ({rule.label} {penalty.uncapped})"
+        text = f"{charged.rule.label} ({rule.label} {charged.count})"
     elif penalty.uncapped > penalty.points:
         text = f"{rule.label} {penalty.uncapped}, capped at {penalty.points}"
         if rule is not PenaltyRule.FULL_COUNT:

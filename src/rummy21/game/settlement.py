@@ -49,7 +49,8 @@ class Standing(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Charge:
     """What one seat pays the declarer (RULES §7) and by which rule: the one answer the
-    settlement charges, the table's screens show and the narration says.
+    settlement charges and the table's screens show (in the words of
+    :func:`~rummy21.game.narration.charge_reason`).
 
     ``count`` is what the rule started from: the hand's count before the full-count cap and
     the first-turn cap (the same as ``points`` when nothing capped it); a drop's or a wrong
@@ -57,46 +58,18 @@ class Charge:
     applied by :func:`settle` on top of it.
 
     >>> rules = RuleSet.preset("adda52")
-    >>> charge(Standing.ACTIVE, 0, rules, hand_penalty(118, PenaltyRule.FULL_COUNT, 118))
+    >>> hand = Penalty(118, PenaltyRule.FULL_COUNT, (), (), 118)
+    >>> charge(Standing.ACTIVE, 0, rules, hand)
     Charge(points=75, rule='first_turn_cap', count=118)
-    >>> _.sentence()
-    '75 points: first-turn cap (full count 118)'
-    >>> charge(Standing.ACTIVE, 3, rules, hand_penalty(118, PenaltyRule.FULL_COUNT, 118)).sentence()
-    '118 points: full count'
-    >>> charge(Standing.DROPPED, 0, rules, drop=DropKind.FIRST).sentence()
-    '30 points: first drop'
+    >>> charge(Standing.ACTIVE, 3, rules, hand)
+    Charge(points=118, rule='full_count', count=118)
+    >>> charge(Standing.DROPPED, 0, rules, drop=DropKind.FIRST)
+    Charge(points=30, rule='first_drop', count=30)
     """
 
     points: int
     rule: PenaltyRule
     count: int
-
-    @property
-    def capped(self) -> bool:
-        """Whether a cap (the full count's or the first turn's) lowered the count."""
-        return self.count > self.points
-
-    def sentence(self) -> str:
-        """The charge in words: ``"75 points: first-turn cap (full count 118)"``."""
-        text = f"{self.points} points: {self.rule.label}"
-        if not self.capped:
-            return text
-        if self.rule is PenaltyRule.FIRST_TURN_CAP:
-            return f"{text} (full count {self.count})"
-        return f"{text} {self.count}, capped at {self.points}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "points": self.points,
-            "rule": self.rule,
-            "count": self.count,
-            "sentence": self.sentence(),
-        }
-
-
-def hand_penalty(points: int, rule: PenaltyRule, uncapped: int) -> Penalty:
-    """A hand's :class:`~rummy21.analysis.Penalty` with no groups shown (for examples)."""
-    return Penalty(points, rule, (), (), uncapped)
 
 
 def charge(

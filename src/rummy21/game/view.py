@@ -237,8 +237,8 @@ class View:
         >>> from rummy21.ruleset import RuleSet
         >>> view = Table(players=2, rules=RuleSet.preset("adda52"), seed=0).view(1)
         >>> analysis = analyze(view.hand, view.cut, view.rules)
-        >>> analysis.penalty.points, view.charge(analysis.penalty).sentence()
-        (118, '75 points: first-turn cap (full count 118)')
+        >>> analysis.penalty.points, view.charge(analysis.penalty)
+        (118, Charge(points=75, rule='first_turn_cap', count=118))
         """
         me = self.seats[self.seat]
         played = me.played + (self.my_turn and self.phase is Phase.DISCARD)
