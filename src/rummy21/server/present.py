@@ -107,7 +107,6 @@ def deal_view(table: Table, seat: int, names: Sequence[str] | None = None) -> di
     data = view.to_dict()
     data.update(
         my_turn=view.my_turn,
-        hand=cards_text(view.hand),
         open_count=len(view.open_pile),
         open_pile=data["open_pile"][-OPEN_TAIL:],
         jokers=jokers_dict(view.jokers),
