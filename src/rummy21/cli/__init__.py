@@ -185,8 +185,6 @@ def _run_app() -> None:
         command = f"{error.ctx.command_path}: " if error.ctx is not None else ""
         print(f"error: {command}{error.format_message()}", file=sys.stderr)
         raise SystemExit(2) from None
-    except typer.Exit as done:
-        raise SystemExit(done.exit_code) from None
     except typer.Abort:
         print("Aborted!", file=sys.stderr)
         raise SystemExit(1) from None
