@@ -114,3 +114,9 @@ def test_serve_refuses_options_that_would_do_nothing(
     done = run("serve", "--db", f"sqlite:///{tmp_path / 'r.db'}", "--port", "18999", *flags)
     assert done.returncode == 2 and words in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_huge_bad_card_is_not_echoed_whole() -> None:
+    done = run("analyze", "--cut", "Z" * 100_000, HAND)
+    assert done.returncode == 2 and done.stderr.startswith("error: unknown card 'ZZZZ")
+    assert len(done.stderr) < 300 and "(100,000 characters)" in done.stderr

@@ -85,12 +85,22 @@ class Card:
 
     @classmethod
     def parse(cls, token: str) -> Card:
-        """Parse one token, case-insensitively (``T`` for 10 and suit symbols accepted)."""
+        """Parse one token, case-insensitively (``T`` for 10 and suit symbols accepted). An
+        unknown token is quoted in the error, its first 20 characters at most (a card is 3).
+
+        >>> Card.parse("X" * 100_000)
+        Traceback (most recent call last):
+        ...
+        rummy21.cards.CardError: unknown card 'XXXXXXXXXXXXXXXXXXXX…' (100,000 characters): ...
+        """
         text = token.strip().upper()
         card = _BY_TEXT.get(text)
         if card is None:
+            shown = (
+                repr(token) if len(token) <= 20 else f"'{token[:20]}…' ({len(token):,} characters)"
+            )
             raise CardError(
-                f"unknown card {token!r}: expected a rank A 2-10 J Q K (or T) "
+                f"unknown card {shown}: expected a rank A 2-10 J Q K (or T) "
                 f"and a suit S H D C (or ♠ ♥ ♦ ♣), or JK"
             )
         return card

@@ -75,18 +75,8 @@ def _read_line(numbered: Numbered, rules: RuleSet, with_distance: bool) -> tuple
             data = _with_distance(analysis, rules) if with_distance else analysis.to_dict()
         return True, json.dumps(data)
     except (CardError, ValueError) as error:
-        reason = _undecodable(line) or _clipped(str(error))
+        reason = _undecodable(line) or str(error)
         return False, json.dumps({"line": number, "error": reason})
-
-
-def _clipped(text: str, most: int = 200) -> str:
-    """``text``, or its first ``most`` characters and how many more (an error that quotes a
-    100,000-character token does not echo it whole).
-
-    >>> _clipped("x" * 300, 10)
-    'xxxxxxxxxx… (290 more characters)'
-    """
-    return text if len(text) <= most else f"{text[:most]}… ({len(text) - most:,} more characters)"
 
 
 def _undecodable(line: str) -> str | None:
@@ -348,7 +338,7 @@ def analyze_command(
     try:
         result = analyze(" ".join(hand), cut, rule_set)
     except (CardError, ValueError) as error:
-        fail(_clipped(str(error)))
+        fail(str(error))
     if as_json:
         print(json.dumps(_with_distance(result, rule_set) if with_distance else result.to_dict()))
     else:
