@@ -292,7 +292,7 @@ def serve(
 
         from rummy21.server import create_app
         from rummy21.server.listen import run
-        from rummy21.server.model import ABSENT_GRACE
+        from rummy21.server.model import ABSENT_GRACE, LEASE_SECONDS
     except ImportError as error:  # the optional dependencies are missing
         fail(f"rummy21 serve needs the server extras: pip install 'rummy21[server]' ({error})")
     if not host.strip():
@@ -330,7 +330,7 @@ def serve(
         tables_per_address=tables_per_address,
         idle_seconds=idle_minutes * 60,
         broker=broker,
-        lease_seconds=3.0 if lease_seconds is None else lease_seconds,
+        lease_seconds=LEASE_SECONDS if lease_seconds is None else lease_seconds,
         node=node,
     )
     # Live tables make many short-lived objects and few cycles: collect the young generation

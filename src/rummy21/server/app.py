@@ -51,7 +51,7 @@ from rummy21.server.cluster import ClusterTables
 from rummy21.server.coach import Reviews
 from rummy21.server.directory import LocalTables, Tables
 from rummy21.server.limits import GuessLimiter
-from rummy21.server.model import ABSENT_GRACE, Settings, TableFactory
+from rummy21.server.model import ABSENT_GRACE, LEASE_SECONDS, Settings, TableFactory
 from rummy21.server.store import Store
 
 __all__ = ["GuessLimiter", "create_app"]
@@ -101,7 +101,7 @@ def create_app(
     absent_grace: float = ABSENT_GRACE,
     hello_failures: int = 10,
     broker: str | None = None,
-    lease_seconds: float = 3.0,
+    lease_seconds: float = LEASE_SECONDS,
     node: str | None = None,
     **limits: float | int | None,
 ) -> FastAPI:

@@ -50,7 +50,7 @@ from rummy21.server.connection import Connection
 from rummy21.server.directory import Rooms, not_found
 from rummy21.server.lease import Fence, Holder
 from rummy21.server.limits import GuessLimiter
-from rummy21.server.model import RoomConfig, RoomError, RoomStatus, Settings
+from rummy21.server.model import LEASE_SECONDS, RoomConfig, RoomError, RoomStatus, Settings
 from rummy21.server.relay import Relay
 from rummy21.server.room import CLOSE_RECONNECT, Room
 from rummy21.server.session import Receive, serve
@@ -89,7 +89,7 @@ class Cluster:
         rooms: Rooms,
         broker_url: str,
         guesses: GuessLimiter,
-        lease_seconds: float = 3.0,
+        lease_seconds: float = LEASE_SECONDS,
         node: str | None = None,
     ) -> None:
         self.store = store
@@ -429,7 +429,7 @@ class ClusterTables:
         bots: BotPool,
         guesses: GuessLimiter,
         broker_url: str,
-        lease_seconds: float = 3.0,
+        lease_seconds: float = LEASE_SECONDS,
         node: str | None = None,
     ) -> None:
         self.registry = Rooms(store, settings, bots, guesses)

@@ -66,6 +66,11 @@ class RoomError(Exception):
         self.retry_after = retry_after
 
 
+LEASE_SECONDS = 3.0
+"""How long, by default, a table stays with a process that stopped answering before another
+takes it over (many processes on one database: :mod:`.cluster`; ``rummy21 serve
+--lease-seconds``)."""
+
 ABSENT_GRACE = 60.0
 """The default absence grace, in seconds (:attr:`Settings.absent_grace`; ``create_app`` and
 ``rummy21 serve`` without ``--absent-grace`` take it)."""
