@@ -120,3 +120,34 @@ def test_a_huge_bad_card_is_not_echoed_whole() -> None:
     done = run("analyze", "--cut", "Z" * 100_000, HAND)
     assert done.returncode == 2 and done.stderr.startswith("error: unknown card 'ZZZZ")
     assert len(done.stderr) < 300 and "(100,000 characters)" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["analyze"],
+        ["play"],
+        ["simulate"],
+        ["tournament"],
+        ["serve"],
+        ["review"],
+        ["learn"],
+        ["bot", "connect"],
+        ["bot", "check"],
+    ],
+    ids=" ".join,
+)
+def test_help_shows_placeholders_not_types_and_cuts_nothing(command: list[str]) -> None:
+    done = subprocess.run(
+        [*RUMMY21, *command, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "COLUMNS": "80", "TERM": "dumb"},
+    )
+    assert done.returncode == 0, done.stderr
+    for typer_default in ("<bool>", "<str>", "<int", "<float", "<list", "<path"):
+        assert typer_default not in done.stdout, (typer_default, done.stdout)
+    assert "…" not in done.stdout, done.stdout
+    assert "--help" in done.stdout

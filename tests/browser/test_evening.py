@@ -1,4 +1,4 @@
-"""A scripted evening at the table: 10 deals, one player against three bots, made from the
+"""A scripted evening at the table: six deals, one player against three bots, made from the
 lobby and played through the page — draws from both piles, drags between groups and onto the
 pile and the finish slot, declarations when the cards allow, drops, two reloads in the middle
 of deals and one server killed and restarted — without a single page or console error.
@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from browser.kit import DESKTOP, Player, Server, groups_count
 
-DEALS = 10
-RELOAD_FROM = (2, 7)  # reload once in the middle of a deal from each of these on
-RESTART_FROM = 5
+DEALS = 6
+RELOAD_FROM = (1, 4)  # reload once in the middle of a deal from each of these on
+RESTART_FROM = 3
 WAIT = (
     "() => { const s = document.querySelector('#btn-stock');"
     " return (!s.classList.contains('hidden') && !s.disabled)"
@@ -65,7 +65,7 @@ def my_move(asha: Player, deal: int, turn: int) -> None:
 
 
 @pytest.mark.slow
-def test_an_evening_of_ten_deals(
+def test_an_evening_of_six_deals(
     server_factory: Callable[..., Server], players: Callable[..., Player]
 ) -> None:
     server = server_factory(bot_delay=0.0, next_deal_seconds=3.0, allow_seed=False)

@@ -15,14 +15,15 @@ import os
 import re
 import signal
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
+from typer.core import TyperArgument, TyperOption
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="21 Card Rummy: analyse hands, play, simulate, run tournaments.",
+    help="21 Card Rummy: analyze hands, play, simulate, run tournaments.",
 )
 
 OUTPUT_FAILED = 74
@@ -109,7 +110,7 @@ def _root(
         "runs, and exit.",
     ),
 ) -> None:
-    """21 Card Rummy: analyse hands, play, simulate, run tournaments."""
+    """21 Card Rummy: analyze hands, play, simulate, run tournaments."""
     from rummy21.solver import backend
 
     # (a solver asked for that cannot run is bad usage: no command starts on the other one)
@@ -167,8 +168,10 @@ def main() -> None:
 
 
 try:  # typer 0.2x vendors click; earlier releases use the click package
+    from typer._click import core as click_core
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover
+    from click import core as click_core  # type: ignore[no-redef]
     from click import exceptions as click_errors  # type: ignore[no-redef]
 
 
@@ -177,7 +180,8 @@ def _run_app() -> None:
     the wrong kind) is one line, ``error: …``, status 2, as the commands' own checks say
     theirs — not click's usage lines and box."""
     try:
-        status = app(standalone_mode=False)  # (a typer.Exit comes back as its status)
+        # (a typer.Exit comes back as its status)
+        status = _tidy_help(typer.main.get_command(app))(standalone_mode=False)
     except click_errors.NoArgsIsHelpError as shown:
         shown.show()
         raise SystemExit(shown.exit_code) from None
@@ -193,6 +197,42 @@ def _run_app() -> None:
         raise SystemExit(error.exit_code) from None
     if isinstance(status, int) and status:
         raise SystemExit(status)
+
+
+def _tidy_help(command: Any) -> Any:
+    """Give every parameter of ``command`` (and its sub-commands) the placeholder a Unix tool
+    shows in its help, in place of typer's ``<bool>``, ``<str>`` and ``<list[str]>``: a flag
+    none, a number ``N`` (its range follows), any other option its name in capitals
+    (``--bots BOTS``), an argument its name in capitals and no type. A placeholder a command
+    set itself (``--bot-time SECONDS``) stays.
+
+    >>> demo = typer.Typer(add_completion=False)
+    >>> @demo.command()
+    ... def run(bots: str = "a,b", seed: int = 0, json: bool = False) -> None: ...
+    >>> tidied = _tidy_help(typer.main.get_command(demo))
+    >>> [(p.name, p.metavar) for p in tidied.params]
+    [('bots', 'BOTS'), ('seed', 'N'), ('json', '')]
+    """
+    help_option = command.get_help_option(click_core.Context(command))
+    for param in [*command.params, *([help_option] if help_option is not None else [])]:
+        if isinstance(param, TyperArgument):
+            param.display_type_rich = _no_type  # type: ignore[method-assign]
+        if param.metavar is not None or not param.name:
+            continue
+        if isinstance(param, TyperOption) and param.is_flag:
+            param.metavar = ""
+        elif isinstance(param, TyperOption) and param.type_descriptor.annotation in (int, float):
+            param.metavar = "N"
+        else:
+            param.metavar = param.name.upper()
+    for sub in getattr(command, "commands", {}).values():
+        _tidy_help(sub)
+    return command
+
+
+def _no_type(ctx: Any) -> None:
+    """An argument's type in the help: none (its placeholder says what it is)."""
+    return None
 
 
 def _drop_stdout() -> None:

@@ -282,12 +282,14 @@ def _open_batch(batch: str) -> TextIO:
 
 @app.command("analyze")
 def analyze_command(
-    hand: list[str] | None = typer.Argument(None, help='21 or 22 cards, e.g. "AS 2S 3S …"'),
+    hand: list[str] | None = typer.Argument(
+        None, metavar="CARDS", help="21 or 22 cards, e.g. AS 2S 3S 9H 9D 9C JK (and 14 more)."
+    ),
     cut: str | None = typer.Option(None, "--cut", help="The cut card, e.g. 5H or JK."),
     rules: str = rules_option(),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per hand."),
     batch: str | None = typer.Option(
-        None, "--batch", help="Read 'CUT: CARDS' lines from FILE (- for stdin)."
+        None, "--batch", metavar="FILE", help="Read 'CUT: CARDS' lines from FILE (- for stdin)."
     ),
     jobs: int | None = typer.Option(
         None,
@@ -305,7 +307,7 @@ def analyze_command(
         help=f"Also the fewest cards to replace for a valid declaration (up to {DISTANCE_LIMIT}).",
     ),
 ) -> None:
-    """Analyse a hand: valid declaration and options, penalty, value cards."""
+    """Analyze a hand: valid declaration and options, penalty, value cards."""
     try:
         rule_set = RuleSet.preset(rules)
     except ValueError as error:

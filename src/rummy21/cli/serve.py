@@ -179,7 +179,7 @@ def serve(
     db: str | None = typer.Option(
         None,
         help="SQLAlchemy database URL (default: a SQLite file in the user data "
-        "directory; e.g. postgresql+psycopg://user@host/rummy21).",
+        "directory), e.g. sqlite:///FILE, or postgresql+psycopg:// and the server.",
     ),
     bot_delay: float = typer.Option(
         0.8, min=0.0, max=30.0, help="Seconds a bot waits before each move."
@@ -245,7 +245,7 @@ def serve(
     ),
     broker: str | None = typer.Option(
         None,
-        help="Redis URL (e.g. redis://127.0.0.1:6379/0): run as one of many processes on one "
+        help="Redis URL, e.g. redis://HOST:6379/0: run as one of many processes on one "
         "PostgreSQL --db; each table is run by one of them at a time, the others relay.",
     ),
     lease_seconds: float | None = typer.Option(
