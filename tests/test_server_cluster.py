@@ -421,7 +421,7 @@ def test_the_broker_carries_a_seat_s_view_to_that_seat_only(
     a, b = servers
     assert REDIS is not None
     spy = redis.Redis.from_url(REDIS)
-    pubsub = spy.pubsub()  # type: ignore[no-untyped-call]
+    pubsub = spy.pubsub()  # type: ignore[no-untyped-call, unused-ignore]
     pubsub.psubscribe("rummy21:*")
     seen: list[tuple[str, bytes]] = []
     stop = threading.Event()

@@ -207,7 +207,7 @@ class Broker:
             await self.client.delete(alive_key(self.node))
         except Exception:
             pass
-        await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self.pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed in newer redis
         await self.client.aclose()
 
     async def publish(self, channel: str, envelope: _Envelope) -> int:
