@@ -1,6 +1,11 @@
 """Builds the solver's optional native core, ``rummy21.solver._native`` (C); the package's
 metadata is all in ``pyproject.toml``.
 
+Before each compile, ``python -S -m rummy21.solver._native_tables`` writes the header of the
+tables the core is compiled with — the card kinds and their face points, the enums' values,
+the packed state's layout — from the Python definitions (in the build's temporary folder, never
+beside the sources).
+
 Without a working C compiler or the Python headers, or when the compile fails for any other
 reason, the install still succeeds: one line says the core was not built, and the
 pure-Python twin runs (``rummy21 --version`` says which core is in use).
@@ -18,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import subprocess
 import sys
 
 from setuptools import Extension, setup
@@ -26,6 +32,9 @@ from setuptools.command.build_py import build_py as build_py_command
 from setuptools.errors import CCompilerError, CompileError, ExecError, PlatformError
 
 NATIVE = "rummy21.solver._native"
+TABLES = "rummy21.solver._native_tables"
+"""The module that writes the core's tables header (``_native_tables.h``)."""
+SOURCES = "src"
 #: What a build without a usable compiler or headers raises (``DistutilsExecError`` and
 #: ``DistutilsPlatformError`` under their setuptools names; ``OSError``: no compiler at all).
 BUILD_ERRORS = (CCompilerError, CompileError, ExecError, PlatformError, OSError)
@@ -72,9 +81,40 @@ class OptionalBuildExt(build_ext):
         ext.extra_compile_args = [*ext.extra_compile_args, *_flags("RUMMY21_NATIVE_CFLAGS")]
         ext.extra_link_args = [*ext.extra_link_args, *_flags("RUMMY21_NATIVE_LDFLAGS")]
         try:
+            self._write_tables(ext)
             super().build_extension(ext)
         except BUILD_ERRORS as error:
             self._give_up([ext], error)
+
+    def _write_tables(self, ext: Extension) -> None:
+        """Write the tables header from the Python definitions, where the compile finds it
+        (and the header is a dependency: a table that changes compiles the core again)."""
+        folder = os.path.abspath(os.path.join(self.build_temp, "rummy21-tables"))
+        header = os.path.join(folder, "_native_tables.h")
+        # (-S: the sources beside this file and the standard library, nothing installed)
+        paths = [os.path.abspath(SOURCES), os.environ.get("PYTHONPATH", "")]
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(p for p in paths if p),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        try:
+            done = subprocess.run(
+                [sys.executable, "-S", "-m", TABLES, header],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            raise ExecError(f"{TABLES}: {error}") from error
+        if done.returncode != 0:
+            said = done.stderr.strip().splitlines()
+            raise ExecError(f"{TABLES} failed: {said[-1] if said else done.returncode}")
+        if folder not in ext.include_dirs:
+            ext.include_dirs.append(folder)
+        if header not in ext.depends:
+            ext.depends.append(header)
 
     def copy_extensions_to_source(self) -> None:
         # (--inplace and editable installs: copy only what was built)
@@ -119,7 +159,7 @@ setup(
         Extension(
             NATIVE,
             ["src/rummy21/solver/_native.c"],
-            depends=[  # (#included by _native.c)
+            depends=[  # (#included by _native.c, with the tables header written at build time)
                 "src/rummy21/solver/_native_pools.c",
                 "src/rummy21/solver/_native_quick.c",
                 "src/rummy21/solver/_native_rebuild.c",

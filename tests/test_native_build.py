@@ -3,6 +3,9 @@ compile fails, the package is built without the core and says so in one line; an
 build of the core is not left behind; RUMMY21_NATIVE=0 leaves it out, =1 requires it. The
 sdist carries every source file of the core.
 
+The header of the core's tables is written from the Python definitions before the compile, in
+the build's temporary folder: a generator that fails is a failed build like any other.
+
 Each test builds a copy of what setup.py reads, in a temporary directory, with a stand-in
 compiler (no compile takes place, and the source tree is not touched)."""
 
@@ -30,21 +33,23 @@ SANITIZER_ENV = ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """setup.py, the metadata it reads and the core's source, copied into a fresh directory."""
+    """setup.py, the metadata it reads and the package's sources (the core's C and the Python
+    definitions its tables are written from; no core built), copied into a fresh directory."""
     for name in ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in"):
         shutil.copy(ROOT / name, tmp_path / name)
-    (tmp_path / SOLVER).mkdir(parents=True)
-    (tmp_path / SOLVER.parent / "__init__.py").touch()
-    (tmp_path / SOLVER / "__init__.py").touch()
-    for source in core_sources():
-        shutil.copy(ROOT / SOLVER / source, tmp_path / SOLVER / source)
+    shutil.copytree(
+        ROOT / SOLVER.parent,
+        tmp_path / SOLVER.parent,
+        ignore=shutil.ignore_patterns("*.so", "__pycache__", "*.egg-info"),
+    )
     return tmp_path
 
 
 def core_sources() -> list[str]:
-    """``_native.c`` and the files it ``#include``s from beside it."""
-    included = re.findall(r'^#include "([^"]+)"', (ROOT / SOLVER / "_native.c").read_text(), re.M)
-    return ["_native.c", *included]
+    """``_native.c`` and the C files it ``#include``s from beside it (not the tables' header,
+    which the build writes)."""
+    text = (ROOT / SOLVER / "_native.c").read_text()
+    return ["_native.c", *re.findall(r'^#include "([^"]+\.c)"', text, re.M)]
 
 
 def build(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -137,6 +142,41 @@ def test_flags_from_the_environment_reach_the_compiler_and_the_linker(project: P
     assert not list(project.rglob("*.so"))
 
 
+def test_the_tables_header_is_written_in_the_build_folder_for_the_compile(project: Path) -> None:
+    log = project / "cc.log"
+    done = build(project, *separate_dirs(project), CC=fake_compiler(project, log))
+    assert done.returncode == 0, done.stderr
+    [header] = project.rglob("_native_tables.h")
+    assert header.parent == project / "tmp" / "rummy21-tables"
+    text = header.read_text()
+    assert "static const int CARD_POINTS[CARD_KINDS]" in text
+    compile_line = log.read_text().splitlines()[0]
+    assert f"-I{header.parent}" in compile_line.split()
+    assert not list((project / "src").rglob("*.h")) and not list(project.rglob("__pycache__"))
+
+
+def test_tables_that_cannot_be_written_leave_the_core_out(project: Path) -> None:
+    """Definitions the core cannot take (here, two group codes of the quick pass alike) fail
+    the build before the compiler runs: one line, and the pure-Python solver."""
+    greedy = project / SOLVER / "greedy.py"
+    codes = "PURE_SEQUENCE, IMPURE_SEQUENCE, SET, TUNNELA, JOKER_GROUP = "
+    assert codes + "range(5)" in greedy.read_text()
+    greedy.write_text(greedy.read_text().replace(codes + "range(5)", codes + "0, 1, 2, 3, 3"))
+    log = project / "cc.log"
+    done = build(project, *separate_dirs(project), CC=fake_compiler(project, log))
+    assert done.returncode == 0, done.stderr
+    [warning] = warnings(done)
+    assert (
+        "(rummy21.solver._native_tables failed: error: the native core's tables: "
+        "the group codes of greedy.py are numbered [0, 1, 2, 3, 3], not 0..4)"
+    ) in warning
+    assert warning.endswith(WILL_RUN) and not log.exists()
+    done = build(
+        project, *separate_dirs(project), CC=fake_compiler(project, log), RUMMY21_NATIVE="1"
+    )
+    assert done.returncode != 0 and not log.exists()
+
+
 def test_native_0_builds_nothing(project: Path) -> None:
     log = project / "cc.log"
     earlier = project / SOLVER / BUILT
@@ -155,7 +195,8 @@ def test_native_1_requires_the_core(project: Path) -> None:
 
 def test_the_sdist_carries_every_source_of_the_core(project: Path) -> None:
     """What ``_native.c`` includes is listed in setup.py's depends (a change to it rebuilds
-    the core) and shipped in the sdist (pip builds the core from it), and no more C."""
+    the core) and shipped in the sdist (pip builds the core from it), and no more C; the
+    tables' generator is shipped, and the header it writes is not."""
     setup_text = (ROOT / "setup.py").read_text()
     for source in core_sources()[1:]:
         assert f'"{(SOLVER / source).as_posix()}"' in setup_text, f"{source} is not in depends"
@@ -163,5 +204,11 @@ def test_the_sdist_carries_every_source_of_the_core(project: Path) -> None:
     assert done.returncode == 0, done.stderr
     [sdist] = (project / "dist").glob("*.tar")
     with tarfile.open(sdist) as tar:
-        packed = {Path(name).name for name in tar.getnames() if name.endswith(".c")}
-    assert packed == set(core_sources())
+        names = tar.getnames()
+    assert {Path(name).name for name in names if name.endswith(".c")} == set(core_sources())
+    # (and what writes the tables' header, not the header itself)
+    generator = {Path(*Path(name).parts[-2:]) for name in names if "_native_tables/" in name}
+    assert generator == {
+        Path("_native_tables", "__init__.py"),
+        Path("_native_tables", "__main__.py"),
+    }

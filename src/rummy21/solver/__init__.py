@@ -61,7 +61,8 @@ One idea a module, in the order a solve uses them:
   :class:`~.sweep.Variant`), what it precomputes, its run over the positions;
 * :mod:`.core` — the hot path: one suit's moves over a stage, the close of a position —
   plain ints, dicts and tuples; ``_native.c`` is its C twin (with the move rows of
-  :mod:`.moves`), and :mod:`.backend` chooses between them (``RUMMY21_SOLVER``);
+  :mod:`.moves`), compiled with the tables ``_native_tables`` writes from the Python
+  definitions, and :mod:`.backend` chooses between them (``RUMMY21_SOLVER``);
 * :mod:`.moves` — what one suit does at one position (memoised move tables);
 * :mod:`.runs` — a suit's state: run classes, phases, the state as a number;
 * :mod:`.packing` — the sweep's states packed into one int;

@@ -8,11 +8,13 @@
  * tuples. A Stage reads like a read-only mapping (stage[key] -> [(balance, cost, back)]),
  * which is all that rebuilding an arrangement needs.
  *
- * What this file does not know it is told once, by configure() (core.configure_native): the
- * layout of a packed state; the run classes, phases and roles, and runs.py's tables, that a
- * suit's move rows are worked out from here (the twin of moves.sweep_moves: see "move rows");
- * and the Python functions that make the pool splits, which stay defined once, in Python, and
- * are memoised there.
+ * What the rules and the Python twin define — the card kinds and their face points, the layout
+ * of a packed state, the run classes, phases and roles and runs.py's tables that a suit's move
+ * rows are worked out from here (the twin of moves.sweep_moves: see "move rows"), the group
+ * codes — is in _native_tables.h, which setup.py writes from the Python definitions before
+ * each compile (rummy21.solver._native_tables): each stays defined once. What it is told at
+ * run time, once, by configure() (core.configure_native): the Python classes the pool splits
+ * are made of, which stay defined once, in Python, and are memoised there.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,13 +27,17 @@ typedef __int128 i128;
 
 /* ------------------------------------------------------------------ configuration */
 
+#include "_native_tables.h"
+
+/* What the code below assumes of the tables (the Python side checks them too, in words:
+ * rummy21.solver._native_tables.check). */
+_Static_assert(CARD_KINDS == 53 && JOKER_KIND == SUITS * RANKS && SUITS == 4 && RANKS == 13,
+               "53 card kinds: 4 suits of 13, then the printed joker");
+_Static_assert(SLOTS == CLASSES + 1 && RC_HIGH == CLASSES, "a state's slots: its run classes, then the Aces");
+_Static_assert(SUIT_MASK >> 63 == 0 && PURE_MASK <= 63 && OWED_MASK <= 1023 && BOUGHT_MASK <= 127,
+               "a packed state's fields are as wide as the core allows");
+
 static int configured = 0;
-static int AT_SUIT[4], AT_POOLS, AT_PURE, AT_OWED, AT_BOUGHT;
-static u128 SUIT_MASK, PURE_MASK, OWED_MASK, BOUGHT_MASK, EXTENDS, PURITY, LAYER_BITS;
-static u128 EMPTY;
-static int OPEN_PURE[256];
-/* cards.py's Card.points of each of the 53 kinds (configure's card_points). */
-static int CARD_POINTS[53];
 
 /* ------------------------------------------------------------------ 128-bit ints */
 
@@ -662,21 +668,13 @@ static PyTypeObject StageType = {
  * classes, the fields of a suit's state, the phases, the roles, and runs.py's tables of where
  * a run goes next, its padding, which classes end pure — is told by configure(). */
 
-#define SLOTS 8   /* runs.SLOTS: a count for each run class, then the Aces set aside */
-#define CLASSES 7 /* runs.RUN_CLASSES (and moves.NO_RUN_MOVES, one triple each) */
-#define PHASES 5  /* runs.Phase */
-#define ROLES 5   /* moves.Role */
-
-static int RUN_ORDER[CLASSES]; /* runs.RUN_CLASSES, in the order the moves go through them */
-static int RC_P1, RC_P2, RC_P3, RC_I2, RC_I3, RC_LP3, RC_LI3, RC_HIGH;
-static int STATE_AT[SLOTS], STATE_WIDTH[SLOTS]; /* runs._AT and runs._WIDTH, by slot */
-static uint64_t PURE_FIELDS;                    /* the fields runs.forget_purity empties */
-static int NEXT_CLASS[PHASES][2][CLASSES];      /* runs.NEXT_CLASSES: by phase, natural, class */
-static int PADDING_OF[CLASSES];                 /* runs.PADDING (0 where it has none) */
-static int PURE_END_OF[CLASSES];                /* runs.PURE_END */
-static int IMPURE_OF[CLASSES];                  /* runs.IMPURE_OF (-1 where it has none) */
-static int PH_FIRST, PH_LOWMARK, PH_MID, PH_LAST, PH_CLOSE;
-static int R_NATURAL, R_EITHER, R_PURE_ONLY, R_TUNNELA_ONLY, R_JOKER_ONLY;
+/* The tables these read, from _native_tables.h: SLOTS (runs.SLOTS: a count for each run
+ * class, then the Aces set aside), CLASSES and the RC_ run classes (runs.RunClass; RUN_ORDER:
+ * runs.RUN_CLASSES, in the order the moves go through them), STATE_AT and STATE_WIDTH
+ * (runs._AT and runs._WIDTH, by slot), PURE_FIELDS (the fields runs.forget_purity empties),
+ * NEXT_CLASS (runs.NEXT_CLASSES: by phase, natural, class), PADDING_OF (runs.PADDING, 0 where
+ * it has none), PURE_END_OF (runs.PURE_END), IMPURE_OF (runs.IMPURE_OF, -1 where it has
+ * none), the PH_ phases (runs.Phase) and the R_ roles (moves.Role). */
 
 /* runs.decode */
 static inline int
@@ -1871,32 +1869,6 @@ idle(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 
 /* ------------------------------------------------------------------ configure */
 
-static int
-kw_u128(PyObject *kwargs, const char *name, u128 *out)
-{
-    PyObject *v = PyDict_GetItemString(kwargs, name);
-    if (!v) {
-        PyErr_Format(PyExc_TypeError, "configure: %s is missing", name);
-        return -1;
-    }
-    return to_u128(v, out);
-}
-
-static int
-kw_shift(PyObject *kwargs, const char *name, int *out)
-{
-    PyObject *v = PyDict_GetItemString(kwargs, name);
-    long value;
-    if (!v) {
-        PyErr_Format(PyExc_TypeError, "configure: %s is missing", name);
-        return -1;
-    }
-    if (small_int(v, 0, 120, name, &value) < 0)
-        return -1;
-    *out = (int)value;
-    return 0;
-}
-
 static PyObject *
 kw_callable(PyObject *kwargs, const char *name)
 {
@@ -1906,182 +1878,6 @@ kw_callable(PyObject *kwargs, const char *name)
         return NULL;
     }
     return v;
-}
-
-/* A tuple of ``n`` ints within low..high, the keyword ``name``. */
-static int
-kw_ints(PyObject *kwargs, const char *name, Py_ssize_t n, long low, long high, int *out)
-{
-    PyObject *v = PyDict_GetItemString(kwargs, name);
-    if (!v || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != n) {
-        PyErr_Format(PyExc_TypeError, "configure: %s is a tuple of %zd", name, n);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long value;
-        if (small_int(PyTuple_GET_ITEM(v, i), low, high, name, &value) < 0)
-            return -1;
-        out[i] = (int)value;
-    }
-    return 0;
-}
-
-/* An enum's members as configure_native passes them, (name, value) pairs in their order:
- * ``values[j]`` gets the value named ``names[j]``, ``order[i]`` the i-th value given. The n
- * names are those the C code knows, and the values 0..n-1, each once. */
-static int
-kw_named(PyObject *kwargs, const char *kw, const char *const names[], int n, int values[], int order[])
-{
-    PyObject *pairs = PyDict_GetItemString(kwargs, kw);
-    if (!pairs || !PyTuple_Check(pairs) || PyTuple_GET_SIZE(pairs) != n) {
-        PyErr_Format(PyExc_TypeError, "configure: %s is a tuple of %d (name, value) pairs", kw, n);
-        return -1;
-    }
-    unsigned named = 0, seen = 0;
-    for (int i = 0; i < n; i++) {
-        PyObject *pair = PyTuple_GET_ITEM(pairs, i);
-        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(pair, 0))) {
-            PyErr_Format(PyExc_TypeError, "configure: %s is a tuple of (name, value) pairs", kw);
-            return -1;
-        }
-        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(pair, 0));
-        long value;
-        if (!name || small_int(PyTuple_GET_ITEM(pair, 1), 0, n - 1, kw, &value) < 0)
-            return -1;
-        int j = 0;
-        while (j < n && strcmp(names[j], name) != 0)
-            j++;
-        if (j == n || named >> j & 1 || seen >> value & 1) {
-            PyErr_Format(PyExc_ValueError, "configure: %s: %s is unknown or repeated", kw, name);
-            return -1;
-        }
-        named |= 1u << j;
-        seen |= 1u << value;
-        values[j] = (int)value;
-        order[i] = (int)value;
-    }
-    return 0;
-}
-
-/* What the move rows need (see "move rows"): runs.py's run classes, state fields and tables,
- * the phases, moves.Role. Read whole before any is used. */
-static int
-configure_moves(PyObject *kwargs, u128 suit_mask)
-{
-    static const char *const class_names[CLASSES] = {"P1", "P2", "P3", "I2", "I3", "LP3", "LI3"};
-    static const char *const phase_names[PHASES] = {"FIRST", "LOWMARK", "MID", "LAST", "CLOSE"};
-    static const char *const role_names[ROLES] = {"NATURAL", "EITHER", "PURE_ONLY", "TUNNELA_ONLY", "JOKER_ONLY"};
-    int classes[CLASSES], order[CLASSES], phases[PHASES], roles[ROLES], unused[PHASES + ROLES];
-    int at[SLOTS], width[SLOTS], padding[CLASSES], pure_end[CLASSES], impure_of[CLASSES];
-    int next_class[PHASES][2][CLASSES];
-    long high;
-    if (kw_named(kwargs, "run_classes", class_names, CLASSES, classes, order) < 0 ||
-        kw_named(kwargs, "phases", phase_names, PHASES, phases, unused) < 0 ||
-        kw_named(kwargs, "roles", role_names, ROLES, roles, unused) < 0)
-        return -1;
-    PyObject *h = PyDict_GetItemString(kwargs, "high");
-    if (!h) {
-        PyErr_SetString(PyExc_TypeError, "configure: high is missing");
-        return -1;
-    }
-    /* (the run classes take the slots 0..CLASSES-1: a move's triples are by class) */
-    if (small_int(h, CLASSES, SLOTS - 1, "high", &high) < 0 ||
-        kw_ints(kwargs, "state_at", SLOTS, 0, 63, at) < 0 || kw_ints(kwargs, "state_width", SLOTS, 1, 16, width) < 0)
-        return -1;
-    u128 fields = 0;
-    for (int slot = 0; slot < SLOTS; slot++) {
-        u128 field = (((u128)1 << width[slot]) - 1) << at[slot];
-        if (field & fields || field & ~suit_mask) {
-            PyErr_SetString(PyExc_ValueError, "configure: a suit state's fields overlap or pass suit_mask");
-            return -1;
-        }
-        fields |= field;
-    }
-    int by_order[CLASSES];
-    if (kw_ints(kwargs, "padding", CLASSES, 0, 3, by_order) < 0)
-        return -1;
-    for (int i = 0; i < CLASSES; i++)
-        padding[order[i]] = by_order[i];
-    PyObject *ends = PyDict_GetItemString(kwargs, "pure_end");
-    if (!ends || !PyTuple_Check(ends) || PyTuple_GET_SIZE(ends) != CLASSES) {
-        PyErr_Format(PyExc_TypeError, "configure: pure_end is a tuple of %d", CLASSES);
-        return -1;
-    }
-    for (int i = 0; i < CLASSES; i++) {
-        int b = PyObject_IsTrue(PyTuple_GET_ITEM(ends, i));
-        if (b < 0)
-            return -1;
-        pure_end[order[i]] = b;
-    }
-    PyObject *impure = PyDict_GetItemString(kwargs, "impure_of");
-    if (!impure || !PyTuple_Check(impure) || PyTuple_GET_SIZE(impure) > CLASSES) {
-        PyErr_SetString(PyExc_TypeError, "configure: impure_of is a tuple of (pure, impure) pairs");
-        return -1;
-    }
-    for (int k = 0; k < CLASSES; k++)
-        impure_of[k] = -1;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(impure); i++) {
-        PyObject *pair = PyTuple_GET_ITEM(impure, i);
-        long pure, into;
-        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
-            PyErr_SetString(PyExc_TypeError, "configure: impure_of is a tuple of (pure, impure) pairs");
-            return -1;
-        }
-        if (small_int(PyTuple_GET_ITEM(pair, 0), 0, CLASSES - 1, "impure_of", &pure) < 0 ||
-            small_int(PyTuple_GET_ITEM(pair, 1), 0, CLASSES - 1, "impure_of", &into) < 0)
-            return -1;
-        if (pure == into || impure_of[pure] >= 0) {
-            PyErr_SetString(PyExc_ValueError, "configure: impure_of pairs each pure class once with another");
-            return -1;
-        }
-        impure_of[pure] = (int)into;
-    }
-    PyObject *next = PyDict_GetItemString(kwargs, "next_classes");
-    if (!next || !PyTuple_Check(next) || PyTuple_GET_SIZE(next) != PHASES) {
-        PyErr_Format(PyExc_TypeError, "configure: next_classes is a tuple of %d, by phase", PHASES);
-        return -1;
-    }
-    for (int p = 0; p < PHASES; p++) {
-        PyObject *two = PyTuple_GET_ITEM(next, p);
-        if (!PyTuple_Check(two) || PyTuple_GET_SIZE(two) != 2) {
-            PyErr_SetString(PyExc_TypeError, "configure: next_classes: by phase, a pair (joker, natural)");
-            return -1;
-        }
-        for (int natural = 0; natural < 2; natural++) {
-            int targets[CLASSES];
-            PyObject *row = PyTuple_GET_ITEM(two, natural);
-            if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != CLASSES) {
-                PyErr_Format(PyExc_TypeError, "configure: next_classes: %d classes", CLASSES);
-                return -1;
-            }
-            for (int i = 0; i < CLASSES; i++) {
-                long v;
-                if (small_int(PyTuple_GET_ITEM(row, i), 0, CLASSES - 1, "next_classes", &v) < 0)
-                    return -1;
-                targets[i] = (int)v;
-            }
-            for (int i = 0; i < CLASSES; i++)
-                next_class[p][natural][order[i]] = targets[i];
-        }
-    }
-    memcpy(RUN_ORDER, order, sizeof(order));
-    RC_P1 = classes[0], RC_P2 = classes[1], RC_P3 = classes[2], RC_I2 = classes[3];
-    RC_I3 = classes[4], RC_LP3 = classes[5], RC_LI3 = classes[6], RC_HIGH = (int)high;
-    memcpy(STATE_AT, at, sizeof(at));
-    memcpy(STATE_WIDTH, width, sizeof(width));
-    memcpy(NEXT_CLASS, next_class, sizeof(next_class));
-    memcpy(PADDING_OF, padding, sizeof(padding));
-    memcpy(PURE_END_OF, pure_end, sizeof(pure_end));
-    memcpy(IMPURE_OF, impure_of, sizeof(impure_of));
-    PURE_FIELDS = 0;
-    for (int k = 0; k < CLASSES; k++) {
-        if (impure_of[k] >= 0)
-            PURE_FIELDS |= (((uint64_t)1 << width[k]) - 1) << at[k];
-    }
-    PH_FIRST = phases[0], PH_LOWMARK = phases[1], PH_MID = phases[2], PH_LAST = phases[3], PH_CLOSE = phases[4];
-    R_NATURAL = roles[0], R_EITHER = roles[1], R_PURE_ONLY = roles[2], R_TUNNELA_ONLY = roles[3];
-    R_JOKER_ONLY = roles[4];
-    return 0;
 }
 
 static PyObject *
@@ -2095,41 +1891,10 @@ configure(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_RuntimeError, "configure: a sweep is running");
         return NULL;
     }
-    PyObject *at_suit = PyDict_GetItemString(kwargs, "at_suit");
-    if (!at_suit || !PyTuple_Check(at_suit) || PyTuple_GET_SIZE(at_suit) != 4) {
-        PyErr_SetString(PyExc_TypeError, "configure: at_suit is a tuple of 4");
+    if (PyDict_GET_SIZE(kwargs) != 3) {
+        PyErr_SetString(PyExc_TypeError, "configure takes pool_split, set_of and setless");
         return NULL;
     }
-    for (int s = 0; s < 4; s++) {
-        long v;
-        if (small_int(PyTuple_GET_ITEM(at_suit, s), 0, 120, "at_suit", &v) < 0)
-            return NULL;
-        AT_SUIT[s] = (int)v;
-    }
-    if (kw_shift(kwargs, "at_pools", &AT_POOLS) < 0 || kw_shift(kwargs, "at_pure", &AT_PURE) < 0 ||
-        kw_shift(kwargs, "at_owed", &AT_OWED) < 0 || kw_shift(kwargs, "at_bought", &AT_BOUGHT) < 0 ||
-        kw_u128(kwargs, "suit_mask", &SUIT_MASK) < 0 || kw_u128(kwargs, "pure_mask", &PURE_MASK) < 0 ||
-        kw_u128(kwargs, "owed_mask", &OWED_MASK) < 0 || kw_u128(kwargs, "bought_mask", &BOUGHT_MASK) < 0 ||
-        kw_u128(kwargs, "extends", &EXTENDS) < 0 || kw_u128(kwargs, "purity", &PURITY) < 0 ||
-        kw_u128(kwargs, "layer_bits", &LAYER_BITS) < 0 || kw_u128(kwargs, "empty", &EMPTY) < 0)
-        return NULL;
-    if (SUIT_MASK >> 63 || PURE_MASK > 63 || OWED_MASK > 1023 || BOUGHT_MASK > 127) {
-        PyErr_SetString(PyExc_ValueError, "configure: a field is wider than the core allows");
-        return NULL;
-    }
-    PyObject *open_pure = PyDict_GetItemString(kwargs, "open_pure");
-    if (!open_pure || !PyTuple_Check(open_pure) || PyTuple_GET_SIZE(open_pure) != 256) {
-        PyErr_SetString(PyExc_TypeError, "configure: open_pure is a tuple of 256");
-        return NULL;
-    }
-    for (int i = 0; i < 256; i++) {
-        long v;
-        if (small_int(PyTuple_GET_ITEM(open_pure, i), 0, 64, "open_pure", &v) < 0)
-            return NULL;
-        OPEN_PURE[i] = (int)v;
-    }
-    if (configure_moves(kwargs, SUIT_MASK) < 0 || kw_ints(kwargs, "card_points", 53, 0, 1000, CARD_POINTS) < 0)
-        return NULL;
     PyObject *split_type = kw_callable(kwargs, "pool_split"), *set_type = kw_callable(kwargs, "set_of");
     PyObject *sl = PyDict_GetItemString(kwargs, "setless");
     if (!split_type || !set_type)
@@ -2204,7 +1969,7 @@ cache_size(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored))
 
 static PyMethodDef module_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
-     "Set the packed state's layout and the Python functions the core calls."},
+     "Set the Python classes the pool splits are made of (core.configure_native)."},
     {"suit_step", (PyCFunction)(void (*)(void))suit_step, METH_FASTCALL,
      "The stage after one suit plays at a position (core.suit_step)."},
     {"close_position", (PyCFunction)(void (*)(void))close_position, METH_FASTCALL,
@@ -2274,7 +2039,7 @@ PyInit__native(void)
         return NULL;
     if (PyModule_AddObjectRef(m, "Stage", (PyObject *)&StageType) < 0 || PyModule_AddIntMacro(m, SLOTS) < 0 ||
         PyModule_AddIntMacro(m, CLASSES) < 0 || PyModule_AddIntMacro(m, PHASES) < 0 ||
-        PyModule_AddIntMacro(m, ROLES) < 0) {
+        PyModule_AddIntMacro(m, ROLES) < 0 || PyModule_AddStringConstant(m, "TABLES", TABLES_DIGEST) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -12,7 +12,7 @@
  * holds more than SPLITS_MOST keys: a call keeps pointers to them while it runs.
  */
 
-#define PS_SUITS 4
+#define PS_SUITS SUITS
 #define PS_SETS_MOST 6     /* a pool of at most 12 cards, sets of at least 2 naturals */
 #define PS_JOKERS_MOST 12  /* six sets of two naturals, two jokers each */
 #define PS_TOTALS (PS_JOKERS_MOST + 1)

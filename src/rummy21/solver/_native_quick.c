@@ -14,26 +14,24 @@
  * never deeper than the line has cards (42).
  */
 
-#define Q_KINDS 53
-#define Q_JOKER 52
-#define Q_SUITS 4
-#define Q_RANKS 13
-#define Q_LINE 14                     /* positions of a suit's line: Ace low, 2 .. K, Ace high */
-#define Q_COPIES 3                    /* the most copies of a suited card (three decks) */
+#define Q_KINDS CARD_KINDS
+#define Q_JOKER JOKER_KIND
+#define Q_SUITS SUITS
+#define Q_RANKS RANKS
+#define Q_LINE (RANKS + 1)            /* positions of a suit's line: Ace low, 2 .. K, Ace high */
+#define Q_COPIES DECKS                /* the most copies of a suited card */
 #define Q_PRINTED_MOST 255            /* the most printed jokers taken */
 #define Q_SUITED_MOST (Q_SUITS * Q_RANKS * Q_COPIES)
 #define Q_CARDS_MOST (Q_SUITED_MOST + Q_PRINTED_MOST)
 #define Q_GROUPS_MOST (Q_CARDS_MOST / 3 + 1)
 #define Q_NEED_MOST 15                /* the most pure groups asked for (numbers of groups: 0..15) */
 #define Q_KS (Q_NEED_MOST + 1)
-#define Q_NATURAL_WEIGHT 2            /* greedy.py's NATURAL_WEIGHT */
-#define Q_JOKER_WEIGHT (-1)           /* greedy.py's JOKER_WEIGHT */
 #define Q_LOW_BITS 0x05555555u        /* the low bit of each position of a packed line */
 #define Q_NO_CORES (-2)               /* a line without any pure group: {0: weight 0} */
 #define Q_BIG 1000                    /* bounds of run lengths read from Python */
 
-/* Group kind codes: greedy.py's. */
-enum { Q_PURE_SEQUENCE, Q_IMPURE_SEQUENCE, Q_SET, Q_TUNNELA, Q_JOKER_GROUP };
+/* Group kind codes (Q_PURE_SEQUENCE ..) and the weights of pure groups' cards
+ * (Q_NATURAL_WEIGHT, Q_JOKER_WEIGHT): greedy.py's, from _native_tables.h. */
 /* How a line's lowest card is used: left out, a tunnela, or a run of that many cards (3..). */
 enum { Q_MOVE_SKIP = 0, Q_MOVE_TUNNELA = 1 };
 
@@ -388,7 +386,7 @@ q_rank(int kind)
     return kind % Q_RANKS + 1;
 }
 
-/* cards.py's Card.points, as configure was told them (card_points). */
+/* cards.py's Card.points (_native_tables.h). */
 static inline int
 q_points(int kind)
 {

@@ -9,12 +9,12 @@
  * run numbers (a move takes its runs from the top, as the twin pops its lists).
  */
 
-#define RB_POSITIONS 15  /* a sweep's positions: Ace low, 2 .. K, Ace high, the close */
+#define RB_POSITIONS POSITIONS /* a sweep's positions: Ace low, 2 .. K, Ace high, the close */
 #define RB_RUNS_MOST 512 /* runs begun in one rebuild (one a card at most, bought ones too) */
 #define RB_STACK 64      /* open runs of one class in one suit */
 #define RB_RUN_LONGEST 64
 
-enum { RB_PURE_RUN, RB_IMPURE_RUN, RB_SET, RB_TUNNELA }; /* core.PURE_RUN .. core.TUNNELA */
+/* Group codes: core.PURE_RUN .. core.TUNNELA as RB_PURE_RUN .. RB_TUNNELA (_native_tables.h). */
 
 typedef struct {
     int n;

@@ -13,8 +13,7 @@
  * exception).
  */
 
-#define POSITIONS 15 /* the sweep's positions, 1..15 */
-#define KINDS 52     /* the card kinds of the four suits, suit by suit, Ace first */
+#define KINDS SUITED_KINDS /* the card kinds of the four suits, suit by suit, Ace first */
 #define PLAN_FIELDS 20
 
 /* core.SweepPlan, read. */

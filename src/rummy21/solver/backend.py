@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Literal
 
-from rummy21.solver import core
+from rummy21.solver import _native_tables, core
 
 ENV = "RUMMY21_SOLVER"
 """The environment variable that chooses the core: ``python`` or ``native``."""
@@ -56,12 +56,14 @@ NATIVE_ONLY: tuple[str, ...] = (
     "PHASES",
     "ROLES",
     "SLOTS",
+    "TABLES",
     "cache_size",
     "clear_caches",
     "configure",
 )
-"""The native core's own machinery, with no twin: its layout constants (checked against
-Python's by :func:`~rummy21.solver.core.configure_native`), its caches, its configuration."""
+"""The native core's own machinery, with no twin: its layout constants, the digest of the
+tables it was compiled with (:mod:`._native_tables`, checked when it is loaded), its caches,
+its configuration."""
 
 
 class BackendError(RuntimeError):
@@ -69,11 +71,14 @@ class BackendError(RuntimeError):
 
 
 def _load_native() -> tuple[ModuleType | None, str | None]:
-    """The native core, configured, or why there is none."""
+    """The native core, configured, or why there is none: not built, or built from other
+    tables than the Python definitions it would run with (an earlier build, left in place)."""
     try:
         native = importlib.import_module("rummy21.solver._native")
     except ImportError as error:
         return None, f"the native core is not built ({error})"
+    if getattr(native, "TABLES", None) != _native_tables.digest():
+        return None, "the native core is out of date (built from other tables than these sources')"
     core.configure_native(native)
     return native, None
 

@@ -30,7 +30,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import NamedTuple
 
-from rummy21.cards import ALL_CARDS, JOKER_INDEX
+from rummy21.cards import JOKER_INDEX
 from rummy21.solver.bounds import RANK_POINTS, groups_after, loose_ahead
 from rummy21.solver.bounds import max_pure_groups as max_pure_groups
 from rummy21.solver.greedy import greedy_arrangement as greedy_arrangement
@@ -51,7 +51,7 @@ from rummy21.solver.packing import (
     SUIT_MASK,
     forget_purity_of,
 )
-from rummy21.solver.pools import NO_SETS, PoolSplit, pool_splits
+from rummy21.solver.pools import NO_SETS, PoolSplit, SetOf, pool_splits
 from rummy21.solver.runs import (
     EMPTY,
     IMPURE_OF,
@@ -746,47 +746,8 @@ def _replay(
 
 
 def configure_native(native: ModuleType) -> None:
-    """Tell the native core what it cannot know by itself: the layout of a packed state; what
-    a suit's move rows are worked out from (it is :func:`.moves.sweep_moves`' twin): the run
-    classes, the phases and roles, the fields of a suit's state and :mod:`.runs`' tables; and
-    the classes and values it makes its answers of (the pool splits) — so that each stays
-    defined once, here and in the modules it comes from."""
-    from enum import IntEnum
-
-    from rummy21.solver import moves, pools, runs
-
-    def named(members: Sequence[IntEnum]) -> tuple[tuple[str, int], ...]:
-        return tuple((member.name, int(member)) for member in members)
-
-    native.configure(
-        at_suit=AT_SUIT,
-        at_pools=AT_POOLS,
-        at_pure=AT_PURE,
-        at_owed=AT_OWED,
-        at_bought=AT_BOUGHT,
-        suit_mask=SUIT_MASK,
-        pure_mask=PURE_MASK,
-        owed_mask=OWED_MASK,
-        bought_mask=BOUGHT_MASK,
-        extends=EXTENDS,
-        purity=PURITY,
-        layer_bits=LAYER_BITS,
-        empty=EMPTY,
-        open_pure=OPEN_PURE,
-        # The move rows. Tables by run class are in RUN_CLASSES' order; next_classes by phase.
-        run_classes=named(runs.RUN_CLASSES),
-        high=runs.HIGH,
-        phases=named(tuple(runs.Phase)),
-        roles=named(tuple(moves.Role)),
-        state_at=tuple(runs._AT[slot] for slot in range(runs.SLOTS)),
-        state_width=tuple(runs._WIDTH[slot] for slot in range(runs.SLOTS)),
-        next_classes=tuple(runs.NEXT_CLASSES[runs.Phase(p)] for p in range(len(runs.Phase))),
-        padding=tuple(runs.PADDING.get(k, 0) for k in runs.RUN_CLASSES),
-        pure_end=tuple(k in runs.PURE_END for k in runs.RUN_CLASSES),
-        impure_of=tuple(runs.IMPURE_OF.items()),
-        # The pool splits are its own (the twin of pools.pool_splits), made as pools' objects.
-        pool_split=pools.PoolSplit,
-        set_of=pools.SetOf,
-        setless=_SETLESS,
-        card_points=tuple(card.points for card in ALL_CARDS),
-    )
+    """Tell the native core the Python classes it makes its answers of (the pool splits, which
+    it works out as :func:`.pools.pool_splits` does), so that each stays defined once, in
+    :mod:`.pools`. Everything else it knows of the rules and of this module's layout it was
+    compiled with, from the Python definitions (:mod:`._native_tables`)."""
+    native.configure(pool_split=PoolSplit, set_of=SetOf, setless=_SETLESS)
