@@ -13,7 +13,7 @@ import pytest
 
 from rummy21.bots import make_bots
 from rummy21.bots.advice import advise
-from rummy21.cards import Card, parse_cards
+from rummy21.cards import Card, Hand, parse_cards
 from rummy21.game import Drew, Source, Table
 from rummy21.game.view import Phase
 from rummy21.ruleset import RuleSet
@@ -89,7 +89,7 @@ def test_a_valid_hand_is_told_to_declare_with_the_card_that_keeps_value() -> Non
 
     view = replace(
         view,
-        hand=tuple(sorted(hand)),
+        hand=Hand.of(hand),
         phase=Phase.DISCARD,
         turn=0,
         jokers=type(view.jokers).from_cut(Card.parse("7D")),

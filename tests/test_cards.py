@@ -1,6 +1,9 @@
-"""Cards and notation (RULES §1): parsing, printing, copies, the canonical shoe."""
+"""Cards and notation (RULES §1): parsing, printing, copies, the canonical shoe; hands as
+values that round-trip their text."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 from hypothesis import given
@@ -10,8 +13,11 @@ from rummy21.cards import (
     ALL_CARDS,
     Card,
     CardError,
+    Hand,
+    MissingCard,
     canonical_shoe,
     check_copies,
+    counts_of,
     format_cards,
     parse_cards,
 )
@@ -76,3 +82,54 @@ def test_canonical_shoe_order() -> None:
     assert [str(c) for c in shoe[:3]] == ["AS", "2S", "3S"]
     assert str(shoe[13]) == "AH" and str(shoe[52]) == "AS" and str(shoe[-1]) == "JK"
     assert shoe[:52] == sorted(shoe[:52])
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS), max_size=30), st.randoms())
+def test_a_hand_round_trips_its_text_in_any_order(cards: list[Card], rng: random.Random) -> None:
+    shuffled = list(cards)
+    rng.shuffle(shuffled)
+    hand = Hand.of(shuffled)
+    assert Hand.parse(str(hand)) == hand == Hand.of(cards) == Hand(tuple(counts_of(cards)))
+    assert Hand.parse(hand.pretty()) == hand and repr(hand) == f"Hand({str(hand)!r})"
+    assert list(hand) == sorted(cards) and len(hand) == len(cards)
+    assert hand.counts == tuple(counts_of(cards)) and hash(hand) == hash(Hand.of(cards))
+    for card in ALL_CARDS:
+        assert hand.count(card) == cards.count(card) and (card in hand) == (card in cards)
+
+
+def test_a_hand_adds_and_takes_cards() -> None:
+    hand = Hand.parse("2S 3S 9H 9H")
+    assert hand.plus(Card.parse("JK"), Card.parse("2S")) == Hand.parse("2S 2S 3S 9H 9H JK")
+    assert hand.minus(parse_cards("9H 3S")) == Hand.parse("2S 9H")
+    with pytest.raises(MissingCard, match=r"^9H is not there \(one copy too many\)$"):
+        hand.minus(parse_cards("9H 9H 9H"))
+    assert str(Hand.parse("")) == "" and len(Hand.parse("")) == 0 and not Hand.parse("")
+
+
+@pytest.mark.parametrize(
+    ("counts", "said"),
+    [
+        ((0,) * 52, "a count vector has 53 numbers, one per kind of card, not 52"),
+        ((0,) * 52 + (-1,), "a count of copies is a whole number, not -1"),
+        ((0,) * 52 + (1.0,), "a count of copies is a whole number, not 1.0"),
+        ((True,) + (0,) * 52, "a count of copies is a whole number, not True"),
+    ],
+)
+def test_a_hand_of_impossible_counts_is_refused(counts: tuple[int, ...], said: str) -> None:
+    with pytest.raises(CardError) as refused:
+        Hand(counts)
+    assert str(refused.value) == said
+
+
+def test_a_hand_of_many_copies_is_a_hand_the_rules_then_refuse() -> None:
+    """A hand holds any multiset (a reading checks it against the shoe: check_copies)."""
+    hand = Hand((20,) + (0,) * 52)
+    assert len(hand) == 20 and str(hand) == " ".join(["AS"] * 20)
+    with pytest.raises(CardError, match="20 copies of AS, but the shoe holds only 3"):
+        check_copies(hand, 3)
+
+
+def test_a_hand_is_frozen() -> None:
+    hand = Hand.parse("AS")
+    with pytest.raises(AttributeError):
+        hand.counts = (0,) * 53  # type: ignore[misc]

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from rummy21.analysis import HandError, Option, analyze_counts
-from rummy21.cards import TYPE_COUNT, Card, CardError, check_copies, counts_of, parse_cards
-from rummy21.distance import Distance, distance, distance_of_counts
+from rummy21.cards import TYPE_COUNT, Card, CardError, Hand, check_copies, counts_of, parse_cards
+from rummy21.distance import Distance, distance
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
 
@@ -71,9 +71,7 @@ def test_a_tunnela_may_need_a_bought_card_after_the_pure_groups() -> None:
     rules = RuleSet.preset("adda52").with_(
         hand_size=6, pure_groups_needed=1, dublees_needed=4, jokers_needed=5, joker_groups=False
     )
-    found = distance_of_counts(
-        counts_of(parse_cards("3H 3H 7D KD 8C 8C")), Jokers.from_cut("6H"), rules
-    )
+    found = distance(Hand.parse("3H 3H 7D KD 8C 8C"), Jokers.from_cut("6H"), rules)
     assert (found.cards, found.remove, found.add) == (
         2,
         tuple(parse_cards("7D KD")),
@@ -202,7 +200,7 @@ def test_small_hands_against_trying_every_replacement(seed: int) -> None:
         counts[i] += 1
     cut = Card(rng.randrange(TYPE_COUNT))
     jokers = Jokers.from_cut(cut)
-    found = distance_of_counts(counts, jokers, SMALL, limit=2)
+    found = distance(Hand(tuple(counts)), jokers, SMALL, limit=2)
     assert found.cards == fewest_by_trying(counts, jokers, SMALL, 2)
     if found.cards is not None:
         hand = [Card(i) for i, n in enumerate(counts) for _ in range(n)]

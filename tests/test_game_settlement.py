@@ -6,16 +6,16 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rummy21.analysis import Option
-from rummy21.cards import Card, parse_cards
+from rummy21.cards import Card, Hand
 from rummy21.game import DropKind, EndReason
 from rummy21.game.settlement import SeatEnd, Standing, cap_losses, largest_remainder, settle
 from rummy21.jokers import Jokers
 from rummy21.ruleset import DroppedValue, RuleSet
 
 CUT = Jokers.from_cut(Card.parse("7D"))  # sevens wild, upper 8D, lower 6D
-VALID = tuple(parse_cards("7S 8S 9S 10S JS 2H 3H 4H 5H JC QC KC 5D 5D 5D AH AD AC 9C 9H 9D"))
+VALID = Hand.parse("7S 8S 9S 10S JS 2H 3H 4H 5H JC QC KC 5D 5D 5D AH AD AC 9C 9H 9D")
 # 147 points, no pure group, one upper joker (8D): value 10.
-WITH_UPPER = tuple(parse_cards("KS QS 9S 6S 3S KH JH 9H 6H 4H 2H KD JD 10D 8D 2D QC 10C 8C 5C 3C"))
+WITH_UPPER = Hand.parse("KS QS 9S 6S 3S KH JH 9H 6H 4H 2H KD JD 10D 8D 2D QC 10C 8C 5C 3C")
 
 
 def declared(rules: RuleSet, *others: SeatEnd) -> tuple[int, ...]:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from rummy21.cards import Card, canonical_shoe, parse_cards
+from rummy21.cards import Card, Hand, canonical_shoe, parse_cards
 from rummy21.game import (
     Action,
     ActionSyntaxError,
@@ -78,7 +78,8 @@ def test_seeded_deal_follows_rules_section_2() -> None:
     for k in range(21 * players):
         hands[(dealer + 1 + k) % players].append(shoe[k])
     for seat in range(players):
-        assert table.hand(seat) == tuple(sorted(hands[seat]))
+        assert table.hand(seat) == Hand.of(hands[seat])
+        assert tuple(table.hand(seat)) == tuple(sorted(hands[seat]))  # canonical order
     assert table.cut == shoe[84]
     assert table.open_pile[0].card == shoe[85] and table.open_pile[0].discarded_by is None
     assert table.zones()["stock"] == shoe[86:] + [shoe[84]]  # cut card at the bottom

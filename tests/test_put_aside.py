@@ -48,5 +48,5 @@ def test_bounded_search_matches_trying_every_card(chunk: int) -> None:
             result.penalty.points,
             -result.value.points,
         ) == (index, valid_first, penalty, value), (str(cut), [str(c) for c in hand])
-        shown = sorted(result.cards + (result.discard,))
+        shown = sorted(result.cards.plus(result.discard))
         assert shown == sorted(hand)

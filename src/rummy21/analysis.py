@@ -1,5 +1,10 @@
 """Reading a hand (RULES §5, §7, §8): declaration options, penalty, value cards, put-aside card.
 
+Every reader takes a :class:`~rummy21.cards.Hand` (or what :meth:`Hand.of
+<rummy21.cards.Hand.of>` reads: cards, tokens, a text) and a cut card or its
+:class:`~rummy21.jokers.Jokers`. The bots read thousands of hands a move in numbers only, from
+count vectors (:func:`score_counts`, :func:`penalty_counts`, :func:`declaration_options`).
+
 >>> a = analyze("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C", "7D")
 >>> a.valid, a.options, a.penalty.points, a.penalty.rule, a.value.points
 (True, ('A',), 0, 'pure_save', 20)
@@ -10,7 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -20,9 +25,9 @@ from rummy21.cards import (
     TYPE_COUNT,
     Card,
     CardError,
+    Hand,
     card_index,
-    check_copies,
-    counts_of,
+    check_counts,
     format_cards,
     parse_cards,
     sorted_cards,
@@ -142,7 +147,8 @@ class Analysis:
     """The full reading of a 21-card hand (or of a 22-card hand after its best put-aside)."""
 
     jokers: Jokers
-    cards: tuple[Card, ...]
+    cards: Hand
+    """The 21 cards read (after the put-aside card, of 22)."""
     options: tuple[Option, ...]
     groups: tuple[Group, ...]
     """An arrangement proving the first option (empty if not valid)."""
@@ -152,7 +158,9 @@ class Analysis:
     pure_groups_possible: bool
     """Whether the hand can be arranged with enough pure groups (the pure save applies)."""
     discard: Card | None = None
-    input_cards: tuple[Card, ...] = field(default=())
+    """The card put aside, of 22 (RULES §8)."""
+    input_cards: Hand | None = None
+    """The cards given, when they were 22."""
 
     @property
     def valid(self) -> bool:
@@ -174,17 +182,32 @@ class Analysis:
         }
 
 
-def as_cards(cards: Sequence[Card] | str | Iterable[str]) -> list[Card]:
-    """Cards from a list of cards or tokens, or one string of tokens."""
+Cards = Hand | str | Iterable[Card | str]
+"""What a reader of a hand takes: a :class:`~rummy21.cards.Hand`, or what :meth:`Hand.of
+<rummy21.cards.Hand.of>` reads (cards or tokens, or one text of tokens)."""
+Cut = Card | str | Jokers
+"""A cut card, its text, or the jokers it makes."""
+
+
+def as_cards(cards: Cards) -> list[Card]:
+    """Cards from a hand, a list of cards or tokens, or one string of tokens (in the order
+    given)."""
     if isinstance(cards, str):
         return parse_cards(cards)
-    items: list[Card | str] = list(cards)
-    return [c if isinstance(c, Card) else Card.parse(c) for c in items]
+    return [c if isinstance(c, Card) else Card.parse(c) for c in cards]
+
+
+def checked_hand(cards: Cards, rules: RuleSet) -> Hand:
+    """The hand of ``cards``, refused (:class:`~rummy21.cards.CardError`) if it holds more
+    copies of a card than the rules' shoe."""
+    hand = Hand.of(cards)
+    check_counts(hand.counts, rules.printed_jokers)
+    return hand
 
 
 def analyze(
-    cards: Sequence[Card] | str | Iterable[str],
-    cut: Card | str,
+    cards: Cards,
+    cut: Cut,
     rules: RuleSet = CLASSIC,
     keep: Card | str | None = None,
 ) -> Analysis:
@@ -193,16 +216,15 @@ def analyze(
     ``keep`` is a card of the 22 that may not be put aside (the card just taken from the open
     pile, RULES §6.2: a game passes ``view.blocked``).
 
-    >>> hand = "7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH"
+    >>> hand = Hand.parse("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH")
     >>> str(analyze(hand, "7D").discard), str(analyze(hand, "7D", keep="KH").discard)
     ('KH', '4C')
     """
-    hand = as_cards(cards)
+    hand = checked_hand(cards, rules)
     jokers = Jokers.from_cut(cut)
-    check_copies(hand, rules.printed_jokers)
     size = rules.hand_size
     if len(hand) == size:
-        return analyze_counts(counts_of(hand), jokers, rules)
+        return _analysis(hand.counts, jokers, rules)
     if len(hand) == size + 1:
         kept = None if keep is None else keep if isinstance(keep, Card) else Card.parse(keep)
         if kept is not None and kept not in hand:
@@ -212,7 +234,7 @@ def analyze(
 
 
 def _analyze_with_discard(
-    hand: list[Card], jokers: Jokers, rules: RuleSet, keep: Card | None = None
+    hand: Hand, jokers: Jokers, rules: RuleSet, keep: Card | None = None
 ) -> Analysis:
     """Try every distinct card as the one put aside (RULES §8) and keep the best reading.
 
@@ -222,7 +244,7 @@ def _analyze_with_discard(
     best so far: a pure save above that penalty is not looked for. Each candidate is read in
     numbers; only the one chosen is shown with its groups.
     """
-    counts = counts_of(hand)
+    counts = list(hand.counts)
     mask = jokers.joker_mask
     kept = -1 if keep is None else keep.index
     # (A card less never makes more pure groups possible: when the 22 cannot make enough,
@@ -249,7 +271,7 @@ def _analyze_with_discard(
         counts[index] += 1
     assert best is not None
     rank, reading, chosen = best
-    return _show(reading, chosen, jokers, rules, ALL_CARDS[rank[3]], sorted_cards(hand))
+    return _show(reading, chosen, jokers, rules, ALL_CARDS[rank[3]], hand)
 
 
 _Rank = tuple[bool, int, int, int]
@@ -273,32 +295,27 @@ def _best_possible(
     return (not may_be_valid, 0, -points, index)
 
 
-def _cards_of(counts: Sequence[int]) -> list[Card]:
-    cards: list[Card] = []
-    for i, n in enumerate(counts):
-        if n == 1:
-            cards.append(ALL_CARDS[i])
-        elif n:
-            cards += (ALL_CARDS[i],) * n
-    return cards
-
-
 def pure_groups_possible(counts: Sequence[int], rules: RuleSet = CLASSIC) -> bool:
     """Whether the cards can form the pure groups a valid hand needs (RULES §5) — the
-    ``pure_groups_possible`` of :func:`analyze_counts`, without the rest of the analysis
+    ``pure_groups_possible`` of :func:`analyze`, without the rest of the analysis
     (settling a deal asks it of a winner's hand for the value cards' "seen" rule).
 
-    >>> from rummy21.cards import parse_cards
-    >>> pure_groups_possible(counts_of(parse_cards("7S 8S 9S 2H 3H 4H JC QC KC 5D")))
+    >>> pure_groups_possible(Hand.parse("7S 8S 9S 2H 3H 4H JC QC KC 5D").counts)
     True
-    >>> pure_groups_possible(counts_of(parse_cards("7S 8S 9S 2H 3H 4H JC QC 5D 5H")))
+    >>> pure_groups_possible(Hand.parse("7S 8S 9S 2H 3H 4H JC QC 5D 5H").counts)
     False
     """
     return max_pure_groups(counts) >= rules.pure_groups_needed
 
 
 def analyze_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> Analysis:
-    """Analyse a 21-card hand given as a count vector (no input checks: the fast entry point)."""
+    """:func:`analyze` of 21 cards held as a count vector, unchecked: for the loops that hold
+    count vectors (the benchmarks). Everything else passes a :class:`~rummy21.cards.Hand` to
+    :func:`analyze`."""
+    return _analysis(counts, jokers, rules)
+
+
+def _analysis(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Analysis:
     reading = _read(counts, jokers, rules, None)
     assert reading is not None
     return _show(reading, counts, jokers, rules)
@@ -321,13 +338,12 @@ class Score(NamedTuple):
 
 
 def score_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> Score:
-    """The numbers of :func:`analyze_counts` — penalty and its rule, options, value,
+    """The numbers of :func:`analyze` — penalty and its rule, options, value,
     whether the pure save applies — without showing groups (bots read thousands of hands
     and never look at them). No input checks.
 
-    >>> from rummy21.cards import parse_cards
-    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
-    >>> score = score_counts(counts_of(hand), Jokers.from_cut("7D"))
+    >>> hand = Hand.parse("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+    >>> score = score_counts(hand.counts, Jokers.from_cut("7D"))
     >>> score.points, score.valid, score.options, score.value.points
     (0, True, ('A',), 20)
     """
@@ -346,16 +362,15 @@ def declaration_options(
     counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC
 ) -> tuple[Option, ...]:
     """The options by which 21 cards declare (RULES §5; empty: a wrong declaration) — the
-    ``options`` of :func:`analyze_counts`, without the penalty or any groups: judging a
+    ``options`` of :func:`analyze`, without the penalty or any groups: judging a
     declaration asks only this, and most declarations a learner tries are wrong. Option A
     is looked for with nothing loose allowed, so the solver keeps no costlier arrangement.
     No input checks.
 
-    >>> from rummy21.cards import parse_cards
-    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
-    >>> declaration_options(counts_of(hand), Jokers.from_cut("7D"))
+    >>> hand = Hand.parse("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+    >>> declaration_options(hand.counts, Jokers.from_cut("7D"))
     ('A',)
-    >>> declaration_options(counts_of(hand), Jokers.from_cut("KH"))
+    >>> declaration_options(hand.counts, Jokers.from_cut("KH"))
     ()
     """
     holds = _holds(_tally(counts, jokers), rules)
@@ -364,7 +379,7 @@ def declaration_options(
     return tuple(o for o in OPTIONS if holds[o])
 
 
-def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC) -> dict[Card, int]:
+def outs(cards: Cards, cut: Cut, rules: RuleSet = CLASSIC) -> dict[Card, int]:
     """For each card that could still be drawn, how much it would lower the hand's penalty.
 
     The hand (21 cards) draws the card and puts aside whichever card then leaves the lowest
@@ -375,12 +390,11 @@ def outs(cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC)
     >>> outs(hand, "7D")      # already valid: nothing can lower a penalty of 0
     {}
     """
-    hand = as_cards(cards)
+    hand = checked_hand(cards, rules)
     jokers = Jokers.from_cut(cut)
-    check_copies(hand, rules.printed_jokers)
     if len(hand) != rules.hand_size:
         raise HandError(f"outs are read from a hand of {rules.hand_size} cards, not {len(hand)}")
-    counts = counts_of(hand)
+    counts = list(hand.counts)
     mask = jokers.joker_mask
     tally = _tally(counts, jokers)
     reading = _read(counts, jokers, rules, None, tally)
@@ -522,9 +536,8 @@ def penalty_counts(
     thousands of hands it tries, the same as :func:`score_counts`' ``points``, ``valid`` and
     ``pure_groups_possible`` without the value cards or the result's objects. No input checks.
 
-    >>> from rummy21.cards import parse_cards
-    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
-    >>> penalty_counts(counts_of(hand), Jokers.from_cut("7D"))
+    >>> hand = Hand.parse("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+    >>> penalty_counts(hand.counts, Jokers.from_cut("7D"))
     (0, True, True)
     """
     tally = _tally(counts, jokers)
@@ -545,10 +558,11 @@ def _show(
     jokers: Jokers,
     rules: RuleSet,
     discard: Card | None = None,
-    input_cards: tuple[Card, ...] = (),
+    input_cards: Hand | None = None,
 ) -> Analysis:
     """The analysis of a reading: the groups of its first option and of its penalty."""
-    cards = _cards_of(counts)
+    held = Hand(tuple(counts))
+    cards = list(held)
     options, solution = reading.options, reading.solution
     groups: tuple[Group, ...] = ()
     loose: tuple[Card, ...] = ()
@@ -586,7 +600,7 @@ def _show(
         penalty_loose = cards_outside(cards, penalty_groups)
     return Analysis(
         jokers,
-        tuple(cards),
+        held,
         options,
         groups,
         loose,
@@ -594,7 +608,7 @@ def _show(
         reading.value,
         reading.pure_possible,
         discard,
-        input_cards or tuple(cards),
+        input_cards,
     )
 
 
@@ -799,10 +813,10 @@ class LayoutCheck:
 
 
 def check_layout(
-    groups: Sequence[Sequence[Card] | str],
-    cut: Card | str,
+    groups: Sequence[Cards],
+    cut: Cut,
     rules: RuleSet = CLASSIC,
-    loose: Sequence[Card] | str = (),
+    loose: Cards = (),
 ) -> LayoutCheck:
     """Judge the groups a player laid out (plus loose cards) as a declaration of 21 cards.
 
@@ -814,8 +828,7 @@ def check_layout(
     jokers = Jokers.from_cut(cut)
     laid = [tuple(as_cards(g)) for g in groups]
     rest = tuple(as_cards(loose))
-    every = [c for g in laid for c in g] + list(rest)
-    check_copies(every, rules.printed_jokers)
+    every = checked_hand([c for g in laid for c in g] + list(rest), rules)
     if len(every) != rules.hand_size:
         raise HandError(f"a declaration shows {rules.hand_size} cards, not {len(every)}")
     shown = []
@@ -848,7 +861,7 @@ def check_layout(
             reasons.append(f"{' '.join(map(str, s.cards))}: {s.reason}")
         if rest:
             reasons.append(f"{len(rest)} card(s) left outside groups")
-    analysis = analyze_counts(counts_of(every), jokers, rules)
+    analysis = _analysis(every.counts, jokers, rules)
     if rules.judging is Judging.AS_SHOWN:
         valid, option = bool(as_shown), (as_shown[0] if as_shown else None)
     else:

@@ -1,9 +1,10 @@
 """Cards, their text notation (RULES §1) and the shoe's canonical order (RULES §2).
 
 A card *type* is one of 53 kinds: 52 suited cards and the printed joker. Copies of a
-type are interchangeable, so hands are multisets and the solver works on count vectors
+type are interchangeable, so a hand is a multiset (:class:`Hand`), held as its count vector
 indexed by :attr:`Card.index` (suit-major S, H, D, C; ranks A..K; then ``JK``), which is
-also the canonical order used for tie-breaks.
+also the canonical order used for tie-breaks. :class:`Card` and :class:`Hand` parse and
+print the notation, round-tripping exactly (python-chess's ``Move.from_uci`` and ``uci``).
 
 >>> Card.parse("10h")
 Card('10H')
@@ -11,14 +12,21 @@ Card('10H')
 ('10S', True)
 >>> format_cards(parse_cards("AS 2S 3S"))
 'AS 2S 3S'
+>>> hand = Hand.parse("KS 2h, AS JK 2H")
+>>> hand, str(hand), len(hand), hand.count(Card.parse("2H"))
+(Hand('AS KS 2H 2H JK'), 'AS KS 2H 2H JK', 5, 2)
+>>> Hand.parse(str(hand)) == hand, hand.counts[:13]
+(True, (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1))
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from enum import IntEnum
-from operator import attrgetter
+from itertools import chain
+from operator import attrgetter, getitem
+from typing import overload
 
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -200,7 +208,9 @@ def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
 
 
 def counts_of(cards: Iterable[Card]) -> list[int]:
-    """Count vector (length 53) of a collection of cards."""
+    """Count vector (length 53) of a collection of cards, as a new list: for the loops that
+    add and take cards by number (the bots' hot paths). A hand is a :class:`Hand`, whose
+    :attr:`~Hand.counts` are this, frozen."""
     counts = [0] * TYPE_COUNT
     for card in cards:
         counts[card.index] += 1
@@ -289,6 +299,121 @@ class MissingCard(CardError):
         super().__init__(f"{card} is not there" + ("" if never else " (one copy too many)"))
         self.card = card
 
+
+@dataclass(frozen=True, slots=True)
+class Hand(Sequence[Card]):
+    """Some cards held — a hand, or any multiset of cards — as a value: its count vector
+    (:attr:`counts`), its cards in canonical order (iterating, indexing, ``len``, ``in``,
+    :meth:`count`), and its text, which :meth:`parse` reads back (``str``, canonical order).
+
+    It says nothing of how many cards a hand should have or of the copies a shoe holds:
+    those are the rules' (:func:`check_counts`, and the readers of a hand).
+
+    >>> hand = Hand.of(["QS", Card.parse("AS"), "QS"])
+    >>> hand, hand[0], Card.parse("QS") in hand, hand.count(Card.parse("QS"))
+    (Hand('AS QS QS'), Card('AS'), True, 2)
+    >>> hand.plus(Card.joker()).minus(parse_cards("QS AS")).pretty()
+    'Q♠ JK'
+    >>> Hand.parse("AS XX")
+    Traceback (most recent call last):
+    ...
+    rummy21.cards.CardError: unknown card 'XX': expected a rank A 2-10 J Q K (or T) and a suit ...
+    """
+
+    counts: tuple[int, ...]
+    """How many copies of each card kind (by :attr:`Card.index`): 53 whole numbers."""
+    _cards: tuple[Card, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        counts = self.counts
+        if type(counts) is not tuple:
+            counts = tuple(counts)
+            object.__setattr__(self, "counts", counts)
+        if len(counts) != TYPE_COUNT:
+            raise CardError(
+                f"a count vector has {TYPE_COUNT} numbers, one per kind of card, not {len(counts)}"
+            )
+        try:
+            cards = tuple(chain.from_iterable(map(getitem, _COPIES, counts)))
+        except (IndexError, TypeError):  # (more copies than _COPIES holds, or no number)
+            cards = None
+        if cards is None or not all(type(n) is int for n in counts) or min(counts) < 0:
+            for count in counts:
+                if type(count) is not int or count < 0:
+                    raise CardError(f"a count of copies is a whole number, not {count!r}")
+            cards = tuple(_CARDS[i] for i, n in enumerate(counts) for _ in range(n))
+        object.__setattr__(self, "_cards", cards)
+
+    @classmethod
+    def of(cls, cards: Hand | str | Iterable[Card | str]) -> Hand:
+        """The hand of ``cards``: a hand (itself), a text (:meth:`parse`), or cards and card
+        tokens, in any order."""
+        if isinstance(cards, Hand):
+            return cards
+        if isinstance(cards, str):
+            return cls.parse(cards)
+        counts = [0] * TYPE_COUNT
+        for card in cards:
+            counts[(card if isinstance(card, Card) else Card.parse(card)).index] += 1
+        return cls(tuple(counts))
+
+    @classmethod
+    def parse(cls, text: str) -> Hand:
+        """The hand of a text of card tokens (whitespace or commas between them, any order,
+        any spelling :meth:`Card.parse` reads); ``str`` prints it back in canonical order."""
+        return cls.of(parse_cards(text))
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards in canonical order."""
+        return self._cards
+
+    @overload
+    def __getitem__(self, index: int) -> Card: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Card, ...]: ...
+    def __getitem__(self, index: int | slice) -> Card | tuple[Card, ...]:
+        return self._cards[index]
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self._cards)
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and self.counts[card.index] > 0
+
+    def count(self, card: object) -> int:
+        """How many copies of ``card`` the hand holds."""
+        return self.counts[card.index] if isinstance(card, Card) else 0
+
+    def plus(self, *cards: Card) -> Hand:
+        """The hand with ``cards`` added."""
+        counts = list(self.counts)
+        for card in cards:
+            counts[card.index] += 1
+        return Hand(tuple(counts))
+
+    def minus(self, cards: Iterable[Card]) -> Hand:
+        """The hand less one copy of each of ``cards`` (:func:`without`: a
+        :class:`MissingCard` names the first that is not there)."""
+        return Hand.of(without(self._cards, cards))
+
+    def __str__(self) -> str:
+        return format_cards(self._cards)
+
+    def __repr__(self) -> str:
+        return f"Hand({str(self)!r})"
+
+    def pretty(self) -> str:
+        """The cards with their suits as symbols: ``10♥ J♥ JK``."""
+        return format_cards(self._cards, pretty=True)
+
+
+# _COPIES[i][n]: n copies of card i, so that a count vector becomes cards without a Python
+# loop (every view lists its seat's hand).
+_COPIES = tuple(tuple((card,) * n for n in range(16)) for card in _CARDS)
 
 _DECKS_IN_ORDER = list(_CARDS[:JOKER_INDEX]) * DECKS
 

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummy21.analysis import HandError, Option, as_cards
-from rummy21.cards import JOKER_INDEX, TYPE_COUNT, Card, check_copies, counts_of
+from rummy21.analysis import Cards, Cut, HandError, Option, checked_hand
+from rummy21.cards import JOKER_INDEX, TYPE_COUNT, Card
 from rummy21.jokers import Jokers
 from rummy21.ruleset import CLASSIC, RuleSet
 from rummy21.solver import replacements
@@ -54,29 +54,24 @@ class Distance:
 
 
 def distance(
-    cards: Sequence[Card] | str, cut: Card | str, rules: RuleSet = CLASSIC, limit: int | None = None
+    cards: Cards, cut: Cut, rules: RuleSet = CLASSIC, limit: int | None = None
 ) -> Distance:
-    """The fewest cards to replace for ``cards`` (21) to be a valid declaration.
+    """The fewest cards to replace for ``cards`` (21: a :class:`~rummy21.cards.Hand`, or
+    cards, or their text) to be a valid declaration, under the cut card ``cut`` (or its
+    :class:`~rummy21.jokers.Jokers`).
 
     ``limit`` bounds the search: if more replacements than that are needed, the answer has
     ``cards=None`` and ``more_than=limit``.
     """
-    hand = as_cards(cards)
+    hand = checked_hand(cards, rules)
     jokers = Jokers.from_cut(cut)
-    check_copies(hand, rules.printed_jokers)
     if len(hand) != rules.hand_size:
         raise HandError(
             f"a distance is read from a hand of {rules.hand_size} cards, not {len(hand)}"
         )
     if limit is not None and limit < 0:
         raise ValueError("limit must be 0 or more")
-    return distance_of_counts(counts_of(hand), jokers, rules, limit)
-
-
-def distance_of_counts(
-    counts: Sequence[int], jokers: Jokers, rules: RuleSet, limit: int | None = None
-) -> Distance:
-    """:func:`distance` for a count vector (no input checks)."""
+    counts = hand.counts
     by_counts = [
         found
         for found in (

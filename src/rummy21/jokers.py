@@ -24,8 +24,8 @@ from rummy21.cards import (
     TYPE_COUNT,
     Card,
     CardError,
+    Hand,
     Suit,
-    counts_of,
 )
 
 
@@ -52,7 +52,11 @@ class Jokers:
         return self.cut.index
 
     @classmethod
-    def from_cut(cls, cut: Card | str) -> Jokers:
+    def from_cut(cls, cut: Card | str | Jokers) -> Jokers:
+        """What the cut card ``cut`` makes (a card or its text; the jokers of a cut, as
+        they are: every reader of a hand takes either)."""
+        if isinstance(cut, Jokers):
+            return cut
         card = Card.parse(cut) if isinstance(cut, str) else cut
         if not isinstance(card, Card):
             raise CardError(f"not a cut card: {cut!r}")
@@ -89,14 +93,14 @@ class Jokers:
 
     def value_counts(self, cards: Iterable[Card]) -> tuple[int, int, int]:
         """How many cut, upper and lower cards ``cards`` hold."""
-        return self.value_counts_of(counts_of(cards))
+        return self.value_counts_of(Hand.of(cards).counts)
 
     def value_counts_of(self, counts: Sequence[int]) -> tuple[int, int, int]:
         """How many cut, upper and lower cards a hand holds, from its count vector
-        (:func:`~rummy21.cards.counts_of`).
+        (:attr:`~rummy21.cards.Hand.counts`).
 
-        >>> from rummy21.cards import parse_cards
-        >>> Jokers.from_cut("7D").value_counts_of(counts_of(parse_cards("7D 7D 8D 2S")))
+        >>> from rummy21.cards import Hand
+        >>> Jokers.from_cut("7D").value_counts_of(Hand.parse("7D 7D 8D 2S").counts)
         (2, 1, 0)
         """
         return counts[self.cut_role.index], counts[self.upper.index], counts[self.lower.index]

@@ -48,7 +48,7 @@ from rummy21.bots.expert import ExpertBot
 from rummy21.bots.greedy import play_on_cost
 from rummy21.bots.search import DEFAULT_SAMPLES, SearchBot
 from rummy21.bots.tracking import next_active, read_public
-from rummy21.cards import Card, counts_of
+from rummy21.cards import Card
 from rummy21.env.declaring import sound_declarations
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.events import Declared, Discarded, Drew, Dropped, Event
@@ -194,7 +194,7 @@ def _moves(search: SearchBot, view: View, legal: Sequence[Action], played: Actio
 def _points_left(view: View, card: Card) -> int:
     """The penalty of the hand left by letting go ``card`` (the bots' cached reading, as the
     search reads it)."""
-    counts = counts_of(view.hand)
+    counts = list(view.hand.counts)
     counts[card.index] -= 1
     return penalty_after(counts, view.cut, view.rules).points
 
@@ -312,7 +312,7 @@ def drop_judgement(
     would make one."""
     if Drop() not in legal:
         return None
-    counts = counts_of(view.hand)
+    counts = list(view.hand.counts)
     now = penalty_after(counts, view.cut, view.rules)
     play_on = play_on_cost(view, now)
     rule = expert.drops(view, counts, now)

@@ -21,13 +21,20 @@ The penalty the hand would really pay is not this: callers show it beside the la
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from rummy21.analysis import as_cards, cards_outside, dublee_groups, dublee_save, shown_groups
-from rummy21.cards import ALL_CARDS, Card, check_copies, counts_of
+from rummy21.analysis import (
+    Cards,
+    Cut,
+    cards_outside,
+    checked_hand,
+    dublee_groups,
+    dublee_save,
+    shown_groups,
+)
+from rummy21.cards import ALL_CARDS, Card
 from rummy21.groups import Group, GroupKind
 from rummy21.jokers import Jokers
 from rummy21.ruleset import CLASSIC, RuleSet
@@ -66,18 +73,11 @@ class Suggestion:
         }
 
 
-def suggest(
-    cards: Sequence[Card] | str | Iterable[str], cut: Card | str, rules: RuleSet = CLASSIC
-) -> Suggestion:
-    """The layout to show for ``cards`` (any number of them; see the module docstring)."""
-    hand = as_cards(cards)
-    check_copies(hand, rules.printed_jokers)
-    return suggest_counts(counts_of(hand), Jokers.from_cut(cut), rules)
-
-
-def suggest_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> Suggestion:
-    """:func:`suggest` for a count vector (no input checks)."""
-    return _suggest(tuple(counts), jokers, rules)
+def suggest(cards: Cards, cut: Cut, rules: RuleSet = CLASSIC) -> Suggestion:
+    """The layout to show for ``cards`` (a :class:`~rummy21.cards.Hand`, or cards, or their
+    text: any number of them; see the module docstring), under the cut card ``cut`` (or its
+    :class:`~rummy21.jokers.Jokers`). Memoised: the screens ask it of every hand they draw."""
+    return _suggest(checked_hand(cards, rules).counts, Jokers.from_cut(cut), rules)
 
 
 @lru_cache(maxsize=4096)

@@ -35,15 +35,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rummy21.analysis import Analysis, analyze_counts
-from rummy21.cards import ALL_CARDS, Card, counts_of
+from rummy21.analysis import Analysis, analyze
+from rummy21.cards import Card, Hand
 from rummy21.game.actions import Source
 from rummy21.game.turn import kept_after_taking
 from rummy21.game.view import Phase, View
 from rummy21.groups import Group
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
-from rummy21.suggest import Route, Suggestion, suggest_counts
+from rummy21.suggest import Route, Suggestion, suggest
 
 _Rank = tuple[int, ...]
 
@@ -76,23 +76,23 @@ def advise(view: View) -> Advice:
     jokers, rules = view.jokers, view.rules
     if len(view.hand) not in (rules.hand_size, rules.hand_size + 1):
         raise ValueError("there is no hand to advise on")
-    counts = tuple(counts_of(view.hand))
+    hand = view.hand
     if view.my_turn and view.phase is Phase.DISCARD:
-        card, rank = _best_release(counts, view.blocked, jokers, rules)
-        kept = _minus(counts, card)
+        card, rank = _best_release(hand, view.blocked, jokers, rules)
+        kept = hand.minus([card])
         return Advice(
             _analysis(kept, jokers, rules), layout_of(kept, jokers, rules), card, rank[0] == 0
         )
-    analysis = _analysis(counts, jokers, rules)
-    layout = layout_of(counts, jokers, rules)
+    analysis = _analysis(hand, jokers, rules)
+    layout = layout_of(hand, jokers, rules)
     if not (view.my_turn and view.phase is Phase.DRAW):
         return Advice(analysis, layout)
     top = view.top
     if top is not None and view.can_take_open:
-        taken = _plus(counts, top.card)
+        taken = hand.plus(top.card)
         card, after = _best_release(taken, kept_after_taking(top.card, rules), jokers, rules)
-        if after < _rank_kept(counts, jokers, rules):
-            kept = _minus(taken, card)
+        if after < _rank_kept(hand, jokers, rules):
+            kept = taken.minus([card])
             then = Advice(
                 _analysis(kept, jokers, rules), layout_of(kept, jokers, rules), card, after[0] == 0
             )
@@ -107,13 +107,11 @@ def advise(view: View) -> Advice:
 
 
 def _best_release(
-    counts: tuple[int, ...], blocked: Card | None, jokers: Jokers, rules: RuleSet
+    hand: Hand, blocked: Card | None, jokers: Jokers, rules: RuleSet
 ) -> tuple[Card, _Rank]:
-    """The card to let go of ``counts`` (22 cards) and the rank of the 21 it keeps."""
-    candidates = [
-        ALL_CARDS[i] for i, n in enumerate(counts) if n and (blocked is None or i != blocked.index)
-    ]
-    readings = {c: _analysis(_minus(counts, c), jokers, rules) for c in candidates}
+    """The card to let go of ``hand`` (22 cards) and the rank of the 21 it keeps."""
+    candidates = sorted({c for c in hand if c != blocked}, key=lambda c: c.index)
+    readings = {c: _analysis(hand.minus([c]), jokers, rules) for c in candidates}
     first = min((not a.valid, a.penalty.points) for a in readings.values())
     best: tuple[_Rank, Card] | None = None
     for card, reading in readings.items():
@@ -122,7 +120,7 @@ def _best_release(
         if reading.valid:
             rank: _Rank = (0, 0, -reading.value.points, card.index)
         else:
-            loose = layout_of(_minus(counts, card), jokers, rules).loose_points
+            loose = layout_of(hand.minus([card]), jokers, rules).loose_points
             rank = (
                 1,
                 reading.penalty.points,
@@ -137,24 +135,24 @@ def _best_release(
     return best[1], best[0]
 
 
-def _rank_kept(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> _Rank:
+def _rank_kept(hand: Hand, jokers: Jokers, rules: RuleSet) -> _Rank:
     """The rank of a 21-card hand kept as it is (comparable with :func:`_best_release`'s)."""
-    reading = _analysis(counts, jokers, rules)
+    reading = _analysis(hand, jokers, rules)
     if reading.valid:
         return (0, 0, -reading.value.points)
-    return (1, reading.penalty.points, layout_of(counts, jokers, rules).loose_points)
+    return (1, reading.penalty.points, layout_of(hand, jokers, rules).loose_points)
 
 
 @lru_cache(maxsize=8192)
-def _analysis(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Analysis:
-    return analyze_counts(counts, jokers, rules)
+def _analysis(hand: Hand, jokers: Jokers, rules: RuleSet) -> Analysis:
+    return analyze(hand, jokers, rules)
 
 
-def layout_of(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Suggestion:
-    """How to show the cards ``counts``: a valid hand as the arrangement proving it, any other
-    as its best groups (:func:`rummy21.suggest.suggest_counts`)."""
-    if sum(counts) == rules.hand_size:
-        reading = _analysis(counts, jokers, rules)
+def layout_of(hand: Hand, jokers: Jokers, rules: RuleSet) -> Suggestion:
+    """How to show the cards of ``hand``: a valid hand as the arrangement proving it, any
+    other as its best groups (:func:`rummy21.suggest.suggest`)."""
+    if len(hand) == rules.hand_size:
+        reading = _analysis(hand, jokers, rules)
         if reading.valid:
             groups: tuple[Group, ...] = reading.groups
             return Suggestion(
@@ -164,16 +162,4 @@ def layout_of(counts: tuple[int, ...], jokers: Jokers, rules: RuleSet) -> Sugges
                 sum(g.is_pure for g in groups),
                 Route.DUBLEES if reading.options[0] == "C" else Route.GROUPS,
             )
-    return suggest_counts(counts, jokers, rules)
-
-
-def _minus(counts: tuple[int, ...], card: Card) -> tuple[int, ...]:
-    out = list(counts)
-    out[card.index] -= 1
-    return tuple(out)
-
-
-def _plus(counts: tuple[int, ...], card: Card) -> tuple[int, ...]:
-    out = list(counts)
-    out[card.index] += 1
-    return tuple(out)
+    return suggest(hand, jokers, rules)

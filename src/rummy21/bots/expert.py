@@ -38,7 +38,7 @@ from rummy21.analysis import score_counts
 from rummy21.bots.evaluate import Reading, penalty_after
 from rummy21.bots.greedy import hopeless
 from rummy21.bots.tracking import NEAR_SETS, next_active, next_draws, read_public
-from rummy21.cards import TYPE_COUNT, Card, counts_of
+from rummy21.cards import TYPE_COUNT, Card
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.turn import kept_after_taking
 from rummy21.game.view import View
@@ -225,7 +225,7 @@ class ExpertBot:
         return not now.valid and hopeless(view, counts, now, self.drop_points)
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
-        counts = counts_of(view.hand)
+        counts = list(view.hand.counts)
         if any(isinstance(a, Draw) for a in legal_actions):
             now = penalty_after(counts, view.cut, view.rules)
             if Drop() in legal_actions and self.drops(view, counts, now):

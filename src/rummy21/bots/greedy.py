@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummy21.bots.evaluate import Reading, penalty_after
-from rummy21.cards import TYPE_COUNT, Card, counts_of
+from rummy21.cards import TYPE_COUNT, Card
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.settlement import Standing
 from rummy21.game.turn import kept_after_taking
@@ -32,8 +32,8 @@ from rummy21.ruleset import RuleSet
 def pure_runs(counts: Sequence[int]) -> int:
     """Three-card pure runs (Ace low or high) and tunnelas the cards already hold, greedily.
 
-    >>> from rummy21.cards import parse_cards
-    >>> pure_runs(counts_of(parse_cards("QS KS AS 5H 5H 5H 9D 10D")))
+    >>> from rummy21.cards import Hand
+    >>> pure_runs(Hand.parse("QS KS AS 5H 5H 5H 9D 10D").counts)
     2
     """
     found = sum(n // 3 for n in counts)
@@ -93,9 +93,9 @@ def best_release(
     these card kinds (held ones) are tried, not every card held (the search's playouts,
     :func:`~rummy21.bots.search.quick_release`); the ranking does not depend on their order.
 
-    >>> from rummy21.cards import parse_cards
-    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH")
-    >>> release = best_release(counts_of(hand), None, Jokers.from_cut(Card.parse("7D")), RuleSet())
+    >>> from rummy21.cards import Hand
+    >>> hand = Hand.parse("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH")
+    >>> release = best_release(hand.counts, None, Jokers.from_cut("7D"), RuleSet())
     >>> str(release.card), release.declare, release.reading.points
     ('KH', True, 0)
     """
@@ -138,7 +138,7 @@ class GreedyBot:
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         rules, jokers = view.rules, view.jokers
-        counts = counts_of(view.hand)
+        counts = list(view.hand.counts)
         if any(isinstance(a, Draw) for a in legal_actions):
             now = penalty_after(counts, jokers.cut, rules)
             if Drop() in legal_actions and hopeless(view, counts, now, self.hopeless_points):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console
 from rich.text import Text
 
@@ -13,7 +15,7 @@ from rummy21.groups import Group
 from rummy21.jokers import Jokers
 
 
-def _cards_line(cards: tuple[Card, ...], jokers: Jokers) -> Text:
+def _cards_line(cards: Sequence[Card], jokers: Jokers) -> Text:
     """Cards with their jokers marked (a reading shows its value cards in points instead)."""
     return cards_text(cards, jokers, values=False)
 
@@ -36,7 +38,7 @@ def report(a: Analysis, console: Console) -> None:
     head.append("   lower ")
     head.append_text(card_text(j.lower, None))
     console.print(head)
-    console.print(Text("hand  ").append_text(_cards_line(a.input_cards, j)))
+    console.print(Text("hand  ").append_text(_cards_line(a.input_cards or a.cards, j)))
     if a.discard is not None:
         console.print(Text("put aside ").append_text(card_text(a.discard, j, values=False)))
     if a.valid:

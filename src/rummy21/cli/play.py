@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from rummy21.analysis import Analysis, ShownGroup, analyze_counts
+from rummy21.analysis import Analysis, ShownGroup, analyze
 from rummy21.bots import (
     BOT_NAMES,
     Bot,
@@ -28,7 +28,7 @@ from rummy21.bots import (
 )
 from rummy21.bots.advice import Advice, advise
 from rummy21.bots.external import check_exec_names, set_move_time
-from rummy21.cards import Card, CardError, counts_of
+from rummy21.cards import Card, CardError
 from rummy21.cli import EXIT_INTERRUPTED, app
 from rummy21.cli.card_text import card_text, cards_text, pretty_cards, sentence_text
 from rummy21.cli.options import bot_time_option, rules_option
@@ -58,7 +58,7 @@ from rummy21.game.view import EventAction, PublicEvent, View, public_event
 from rummy21.groups import Group
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
-from rummy21.suggest import Suggestion, suggest_counts
+from rummy21.suggest import Suggestion, suggest
 
 HUMAN = 0
 HELP = """Commands
@@ -532,9 +532,8 @@ class Session:
             pays = f"pays {seat.penalty}" + (f" ({seat.rule.label})" if seat.rule else "")
             layout = None
             if seat.standing is Standing.ACTIVE and seat.cards:
-                counts = counts_of(seat.cards)
-                layout = suggest_counts(counts, j, table.rules)
-                reading = analyze_counts(counts, j, table.rules)
+                layout = suggest(seat.cards, j, table.rules)
+                reading = analyze(seat.cards, j, table.rules)
                 played = table.view(HUMAN).seats[seat.seat].played
                 charged = charge(seat.standing, played, table.rules, reading.penalty)
                 if seat.rule == charged.rule and seat.penalty == charged.points:

@@ -34,7 +34,7 @@ from rummy21.bots import BOT_KINDS
 from rummy21.bots.evaluate import penalty_after
 from rummy21.bots.expert import ExpertBot, release_readings
 from rummy21.bots.tracking import NEAR, next_active, read_public
-from rummy21.cards import JOKER_INDEX, RANK_NAMES, TYPE_COUNT, Suit, counts_of
+from rummy21.cards import JOKER_INDEX, RANK_NAMES, TYPE_COUNT, Suit
 from rummy21.env.actions import ACTION_COUNT, ACTIONS, DECLARE, DISCARD, mask_of
 from rummy21.env.declaring import hand_reading, sound_declarations
 from rummy21.env.network import Array, Network, NetworkError, load_network
@@ -155,7 +155,7 @@ def reading(view: View, out: Array) -> None:
             row[c.index] += 1.0
     for c in analysis.penalty.loose:
         planes[2, c.index] += 1.0
-    held = counts_of(view.hand)
+    held = list(view.hand.counts)
     planes[3] = _NEAR @ np.asarray(held, dtype=np.float32)
     if analysis.discard is not None:
         planes[4, analysis.discard.index] = 1.0
@@ -257,7 +257,7 @@ class LearnedBot:
             if isinstance(action, Declare):
                 return action
         if Drop() in legal:
-            counts = counts_of(view.hand)
+            counts = list(view.hand.counts)
             now = penalty_after(counts, view.cut, view.rules)
             if self._expert.drops(view, counts, now):
                 return Drop()

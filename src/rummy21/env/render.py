@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rummy21.cards import Card, counts_of
+from rummy21.cards import Card
 from rummy21.game.narration import narrate, plain
 from rummy21.game.picture import LABEL_WIDTH, card_marks, layout_rows, others_line, table_line
 from rummy21.game.view import View
 from rummy21.jokers import Jokers
-from rummy21.suggest import suggest_counts
+from rummy21.suggest import suggest
 
 
 def seat_name(seat: int | None) -> str:
@@ -57,7 +57,7 @@ def render(view: View, seen: int = 0) -> tuple[str, int]:
             "Scores: " + "   ".join(f"{seat_name(s)} {p:+d}" for s, p in enumerate(view.scores))
         )
     elif view.hand:
-        layout = suggest_counts(counts_of(view.hand), j, view.rules)
+        layout = suggest(view.hand, j, view.rules)
         lines.append(f"{seat_name(view.seat)}'s hand, {len(view.hand)} cards:")
         lines += [_row(r.label, r.cards, j) for r in layout_rows(layout.groups, layout.loose)]
         if view.drawn is not None:

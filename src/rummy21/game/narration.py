@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from rummy21.analysis import Analysis, PenaltyRule
-from rummy21.cards import Card, counts_of
+from rummy21.cards import Card
 from rummy21.game.events import EndReason
 from rummy21.game.settlement import Charge
 from rummy21.game.view import EventAction, PublicEvent
@@ -143,11 +143,11 @@ def charge_reason(
     penalty is the real one: the full count until the cards can make enough pure groups.
 
     >>> from rummy21.analysis import analyze
-    >>> from rummy21.cards import parse_cards
+    >>> from rummy21.cards import Hand
     >>> from rummy21.game.settlement import Standing, charge
     >>> from rummy21.suggest import suggest
     >>> rules = RuleSet.preset("adda52")
-    >>> hand = parse_cards("2S 5S 9S JS KS 3C 6C 10C QC AD 4D 8D 10D 2H 6H 9H QH KH 3S 7C JD")
+    >>> hand = Hand.parse("2S 5S 9S JS KS 3C 6C 10C QC AD 4D 8D 10D 2H 6H 9H QH KH 3S 7C JD")
     >>> analysis = analyze(hand, Card.parse("7D"), rules)
     >>> layout = suggest(hand, Card.parse("7D"), rules)
     >>> charged = charge(Standing.ACTIVE, 0, rules, analysis.penalty)
@@ -183,7 +183,7 @@ def charge_reason(
         text = f"{rule.label} ({detail})"
     why = ""
     if rule is PenaltyRule.FULL_COUNT:
-        can = min(max_pure_groups(counts_of(analysis.cards)), needed)
+        can = min(max_pure_groups(analysis.cards.counts), needed)
         if can < needed:
             why = f"the pure save needs {_groups(needed)}, {whose} can make {can or 'none'}"
     return text, why

@@ -23,10 +23,10 @@ from rummy21.analysis import (
     Option,
     Penalty,
     PenaltyRule,
-    analyze_counts,
+    analyze,
     pure_groups_possible,
 )
-from rummy21.cards import Card, counts_of
+from rummy21.cards import Card, Hand
 from rummy21.game.events import DropKind, EndReason
 from rummy21.game.turn import drop_points
 from rummy21.groups import Group
@@ -108,7 +108,7 @@ class SeatEnd:
 
     seat: int
     standing: Standing
-    cards: tuple[Card, ...]
+    cards: Hand
     """The final 21-card hand; for dropped or wrongly declared seats, the cards that left play."""
     played: int
     """Turns the seat completed."""
@@ -124,7 +124,7 @@ class SeatResult:
     seat: int
     standing: Standing
     drop: DropKind | None
-    cards: tuple[Card, ...]
+    cards: Hand
     penalty: int
     """Points this seat pays the winner (0 for the winner)."""
     rule: PenaltyRule | None
@@ -271,7 +271,9 @@ def settle(
             None,
             None,
             tuple(
-                SeatResult(s.seat, s.standing, s.drop, s.cards, 0, None, (), s.cards, 0, 0, 0, 0, 0)
+                SeatResult(
+                    s.seat, s.standing, s.drop, s.cards, 0, None, (), s.cards.cards, 0, 0, 0, 0, 0
+                )
                 for s in seats
             ),
         )
@@ -280,12 +282,12 @@ def settle(
     penalty = [0] * n
     rule: list[PenaltyRule | None] = [None] * n
     groups: list[tuple[Group, ...]] = [()] * n
-    loose: list[tuple[Card, ...]] = [s.cards for s in seats]
+    loose: list[tuple[Card, ...]] = [s.cards.cards for s in seats]
     analyses: dict[int, Analysis] = {}
 
     def analysis_of(s: SeatEnd) -> Analysis:
         if s.seat not in analyses:
-            analyses[s.seat] = analyze_counts(counts_of(s.cards), jokers, rules)
+            analyses[s.seat] = analyze(s.cards, jokers, rules)
         return analyses[s.seat]
 
     if declaration is not None:
@@ -321,7 +323,7 @@ def settle(
         if (
             rules.value_needs_pure
             and s.standing is not Standing.DECLARED
-            and not pure_groups_possible(counts_of(s.cards), rules)
+            and not pure_groups_possible(s.cards.counts, rules)
         ):
             points = married = 0
         values[s.seat], marriages[s.seat] = points, married

@@ -27,12 +27,10 @@ import random
 import secrets
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
-from itertools import chain
-from operator import getitem
 from typing import Any
 
 from rummy21.analysis import Option
-from rummy21.cards import ALL_CARDS, TYPE_COUNT, Card, MissingCard, counts_of, without
+from rummy21.cards import ALL_CARDS, TYPE_COUNT, Card, Hand, MissingCard, counts_of, without
 from rummy21.game.actions import (
     DECLARE_OF,
     DISCARD_OF,
@@ -72,18 +70,6 @@ from rummy21.jokers import Jokers
 from rummy21.ruleset import CLASSIC, RuleSet
 
 Groups = Sequence[Sequence[Card | str]]
-
-
-# _COPIES[i][n]: n copies of card i, so that a count vector becomes cards without a Python loop
-# (every view lists its seat's hand).
-_COPIES = tuple(tuple((card,) * n for n in range(16)) for card in ALL_CARDS)
-
-
-def _cards(counts: Sequence[int]) -> tuple[Card, ...]:
-    try:
-        return tuple(chain.from_iterable(map(getitem, _COPIES, counts)))
-    except IndexError:  # (more than 15 copies: only a shoe far beyond the rules' holds them)
-        return tuple([ALL_CARDS[i] for i, n in enumerate(counts) if n for _ in range(n)])
 
 
 class Table:
@@ -132,12 +118,12 @@ class Table:
         self._seed = seed
         self._jokers = Jokers.from_cut(layout.cut)
         self._hands = [counts_of(h) for h in layout.hands]
-        self._held: list[tuple[Card, ...] | None] = [None] * players
+        self._held: list[Hand | None] = [None] * players
         """Each seat's hand as cards, kept until the hand changes (every view lists it)."""
         self._sizes = [len(h) for h in layout.hands]
         self._stock: list[Card] = list(reversed(layout.stock))  # pop() takes the top card
         self._open: list[OpenCard] = [OpenCard(layout.open_card, None)]
-        self._out: list[tuple[Card, ...]] = [() for _ in range(players)]
+        self._out: list[Hand | None] = [None] * players
         self._finish: Card | None = None
         self._standing = [Standing.ACTIVE] * players
         self._drops: list[DropKind | None] = [None] * players
@@ -243,11 +229,11 @@ class Table:
         """The card the player in turn drew, between its draw and its discard."""
         return self._drawn
 
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` holds (in canonical order); empty once it left the deal."""
+    def hand(self, seat: int) -> Hand:
+        """The cards ``seat`` holds; empty once it left the deal."""
         held = self._held[seat]
         if held is None:
-            held = self._held[seat] = _cards(self._hands[seat])
+            held = self._held[seat] = Hand(tuple(self._hands[seat]))
         return held
 
     def standing(self, seat: int) -> Standing:
@@ -258,7 +244,7 @@ class Table:
         zones: dict[str, list[Card]] = {
             f"hand {s}": list(self.hand(s)) for s in range(self._players)
         }
-        zones.update({f"out {s}": list(self._out[s]) for s in range(self._players)})
+        zones.update({f"out {s}": list(self._out[s] or ()) for s in range(self._players)})
         zones["stock"] = list(reversed(self._stock))
         zones["open"] = [o.card for o in self._open]
         zones["finish"] = [] if self._finish is None else [self._finish]
@@ -428,8 +414,7 @@ class Table:
         layout = None
         if groups is not None:
             layout = tuple(tuple(as_card(c) for c in group) for group in groups)
-            shown = list(_cards(self._hands[self._turn]))
-            shown.remove(card)
+            shown = self.hand(self._turn).minus([card])
             try:
                 without(shown, (c for group in layout for c in group))
             except MissingCard as error:
@@ -460,7 +445,7 @@ class Table:
         actor = self._turn
         counts = list(self._hands[actor])
         counts[card.index] -= 1
-        verdict = judge(_cards(counts), layout, self._jokers, self._rules)
+        verdict = judge(Hand(tuple(counts)), layout, self._jokers, self._rules)
         event = Declared(actor, card, verdict.valid, verdict.option, layout)
         if verdict.valid:
             self._hands[actor] = counts
@@ -469,7 +454,7 @@ class Table:
             self._finish = card
             self._standing[actor] = Standing.DECLARED
         else:
-            self._out[actor] = _cards(self._hands[actor])
+            self._out[actor] = self.hand(actor)
             self._hands[actor] = [0] * TYPE_COUNT
             self._held[actor] = None
             self._sizes[actor] = 0
@@ -505,7 +490,7 @@ class Table:
         seat = self._turn
         kind = drop_kind(self._played[seat], forced)
         points = drop_points(kind, self._rules)
-        self._out[seat] = _cards(self._hands[seat])
+        self._out[seat] = self.hand(seat)
         self._hands[seat] = [0] * TYPE_COUNT
         self._held[seat] = None
         self._sizes[seat] = 0
@@ -598,7 +583,7 @@ class Table:
             SeatEnd(
                 s,
                 self._standing[s],
-                self._out[s] or _cards(self._hands[s]),
+                self._out[s] or self.hand(s),
                 self._played[s],
                 self._drops[s],
                 self._drop_points[s],

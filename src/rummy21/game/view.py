@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from rummy21.analysis import Penalty
-from rummy21.cards import Card
+from rummy21.cards import Card, Hand
 from rummy21.game.actions import Source
 from rummy21.game.events import (
     DealEnded,
@@ -154,8 +154,8 @@ class View:
     turn: int | None
     """The seat to act (``None`` once the deal is over)."""
     phase: Phase
-    hand: tuple[Card, ...]
-    """Own cards, in canonical order."""
+    hand: Hand
+    """Own cards (in canonical order as it iterates)."""
     drawn: Card | None
     """During own turn, after drawing: the card drawn."""
     drawn_from: Source | None

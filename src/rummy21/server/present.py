@@ -24,7 +24,7 @@ from typing import Any
 from rummy21.analysis import check_layout
 from rummy21.bots import level_of
 from rummy21.bots.advice import advise, layout_of
-from rummy21.cards import ALL_CARDS, Card, CardError, MissingCard, counts_of, without
+from rummy21.cards import ALL_CARDS, Card, CardError, Hand, MissingCard, without
 from rummy21.game.events import Declared
 from rummy21.game.match import DealSummary
 from rummy21.game.narration import charge_reason, narrate, plain
@@ -37,7 +37,7 @@ from rummy21.ruleset import RuleSet
 from rummy21.server.model import SeatKind
 from rummy21.server.snapshot import RoomSnapshot
 from rummy21.solver import max_pure_groups
-from rummy21.suggest import suggest_counts
+from rummy21.suggest import suggest
 
 #: How many of the latest public events and open-pile cards a state message carries.
 HISTORY_TAIL = 40
@@ -269,7 +269,7 @@ def reading(view: View) -> dict[str, Any]:
     rules = view.rules
     advice = advise(view)
     analysis = advice.analysis
-    counts = counts_of(analysis.cards)
+    counts = analysis.cards.counts
     layout = advice.layout
     charged = view.charge(analysis.penalty)
     reason, why = charge_reason(charged, analysis, advice.layout, rules)
@@ -323,7 +323,7 @@ def arrangement(view: View, keep: Sequence[Sequence[Card]] = ()) -> dict[str, An
         if advised is not None and Card.parse(advised) in rest:
             rest.remove(Card.parse(advised))
             discard = advised
-    layout = suggest_counts(counts_of(rest), view.jokers, view.rules) if rest else None
+    layout = suggest(rest, view.jokers, view.rules) if rest else None
     return {
         "groups": [] if layout is None else [group_dict(g) for g in layout.groups],
         "loose": [] if layout is None else cards_text(layout.loose),
@@ -351,7 +351,7 @@ def hand_layout(
     cards: Sequence[Card], jokers: Jokers, rules: RuleSet
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """A hand laid out as the coach shows it: (groups, loose cards)."""
-    layout = layout_of(tuple(counts_of(cards)), jokers, rules)
+    layout = layout_of(Hand.of(cards), jokers, rules)
     return [group_dict(g) for g in layout.groups], cards_text(layout.loose)
 
 

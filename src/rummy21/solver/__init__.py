@@ -72,12 +72,12 @@ One idea a module, in the order a solve uses them:
 * :mod:`.results` — what the solver returns; :mod:`.collection` — the opt-in pause of the
   cycle collector.
 
->>> from rummy21.cards import counts_of, parse_cards
+>>> from rummy21.cards import Hand
 >>> from rummy21.jokers import Jokers
 >>> from rummy21.ruleset import RuleSet
->>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+>>> hand = Hand.parse("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
 >>> with paused_collection():
-...     found = solve(counts_of(hand), Jokers.from_cut("7D"), RuleSet())
+...     found = solve(hand.counts, Jokers.from_cut("7D"), RuleSet())
 >>> found.pure_save, sorted(meld.kind.value for meld in found.option_a.groups)
 (0, ['impure_sequence', 'pure_sequence', 'pure_sequence', 'set', 'set', 'set', 'tunnela'])
 """

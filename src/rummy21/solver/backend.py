@@ -121,8 +121,8 @@ def max_pure_groups(counts: Sequence[int]) -> int:
     (:func:`~.bounds.max_pure_groups`), worked out by the core in use: every analysis asks
     it first, many times a 22-card hand.
 
-    >>> from rummy21.cards import counts_of, parse_cards
-    >>> max_pure_groups(counts_of(parse_cards("QS KS AS AS 2S 3S 5H 5H 5H JK JK JK")))
+    >>> from rummy21.cards import Hand
+    >>> max_pure_groups(Hand.parse("QS KS AS AS 2S 3S 5H 5H 5H JK JK JK").counts)
     4
     """
     return int(current().max_pure_groups(counts))

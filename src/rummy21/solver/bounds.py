@@ -124,10 +124,10 @@ other suits, its suit within two places (an Ace at both ends)."""
 def max_pure_groups(counts: Sequence[int]) -> int:
     """The most disjoint pure groups (pure runs, tunnelas) the cards could ever form.
 
-    >>> from rummy21.cards import counts_of, parse_cards
-    >>> max_pure_groups(counts_of(parse_cards("QS KS AS 2S 3S 5H 5H 5H JK JK JK")))
+    >>> from rummy21.cards import Hand
+    >>> max_pure_groups(Hand.parse("QS KS AS 2S 3S 5H 5H 5H JK JK JK").counts)
     3
-    >>> max_pure_groups(counts_of(parse_cards("QS KS AS AS 2S 3S 5H 5H 5H JK JK JK")))
+    >>> max_pure_groups(Hand.parse("QS KS AS AS 2S 3S 5H 5H 5H JK JK JK").counts)
     4
     """
     total = counts[JOKER_INDEX] // 3

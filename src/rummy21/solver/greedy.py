@@ -6,11 +6,11 @@ This is the reference twin of ``_native_quick.c`` (the native core's
 the same groups, in the same order, with their cards in the same order. :mod:`.quick` turns
 the answer into cards and melds, and chooses between the tries.
 
->>> from rummy21.cards import counts_of, parse_cards
+>>> from rummy21.cards import Hand
 >>> from rummy21.jokers import Jokers
->>> hand = parse_cards("AS 2S 3S 4H 5H 6H 9C 9D 9H KD QD 7D 8S")
+>>> hand = Hand.parse("AS 2S 3S 4H 5H 6H 9C 9D 9H KD QD 7D 8S")
 >>> mask = Jokers.from_cut("7D").joker_mask  # 7D, 6D and 8D are jokers
->>> points, groups, loose = greedy_arrangement(counts_of(hand), mask, 2, 13, 4, True, 13)
+>>> points, groups, loose = greedy_arrangement(hand.counts, mask, 2, 13, 4, True, 13)
 >>> groups  # A-2-3S, 4-5-6H, 9H 9D 9C, QD KD and a joker
 ((0, (0, 1, 2)), (0, (16, 17, 18)), (2, (21, 34, 47)), (1, (37, 38, 32)))
 >>> points, loose  # 8S is loose

@@ -24,9 +24,9 @@ def least_after_put_aside(
     The quick arrangement of all the cards, its dearest loose card put aside, is a pure save
     some hand left has (:func:`quick_put_aside`): the sweep need not look at or beyond it.
 
-    >>> from rummy21.cards import counts_of, parse_cards
-    >>> hand = parse_cards("QS KS AS 2S 3S 4S 10D JD QD 5H 5D 5C 7H 7H 9C 9C 8S 6D KH JC 2C 9H")
-    >>> least_after_put_aside(counts_of(hand), Jokers.from_cut("QC"), RuleSet(), 120)
+    >>> from rummy21.cards import Hand
+    >>> hand = Hand.parse("QS KS AS 2S 3S 4S 10D JD QD 5H 5D 5C 7H 7H 9C 9C 8S 6D KH JC 2C 9H")
+    >>> least_after_put_aside(hand.counts, Jokers.from_cut("QC"), RuleSet(), 120)
     39
     """
     check_counts(counts, rules.printed_jokers)
@@ -59,9 +59,9 @@ def quick_put_aside(counts: Sequence[int], jokers: Jokers, rules: RuleSet) -> Qu
     hands left. ``None`` without a quick arrangement, or one with nothing loose (no card put
     aside would leave its groups whole).
 
-    >>> from rummy21.cards import Card, counts_of, parse_cards
-    >>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH")
-    >>> points, kind = quick_put_aside(counts_of(hand), Jokers.from_cut("7D"), RuleSet())
+    >>> from rummy21.cards import Card, Hand
+    >>> hand = Hand.parse("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KH")
+    >>> points, kind = quick_put_aside(hand.counts, Jokers.from_cut("7D"), RuleSet())
     >>> points, Card(kind)  # loose: AD and 4C; AD put aside
     (4, Card('AD'))
     """

@@ -1,9 +1,9 @@
 """The quick first pass: a greedy arrangement of a hand (it often proves Option A at once,
 and otherwise bounds the sweep), and fitting a few loose cards into an arrangement's groups.
 
->>> from rummy21.cards import counts_of, parse_cards
->>> hand = parse_cards("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
->>> found = quick_arrangement(counts_of(hand), Jokers.from_cut(Card.parse("7D")), RuleSet())
+>>> from rummy21.cards import Hand
+>>> hand = Hand.parse("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+>>> found = quick_arrangement(hand.counts, Jokers.from_cut(Card.parse("7D")), RuleSet())
 >>> found.points, found.arrangement.loose
 (4, (Card('4C'),))
 >>> [meld.kind.value for meld in found.arrangement.groups]

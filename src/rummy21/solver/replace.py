@@ -37,9 +37,9 @@ def replacements(
     be placed, so each balance counts. An arrangement needs as many replacements as it has
     loose cards or bought cards, whichever is more (spare joker cards go out for bought ones).
 
-    >>> from rummy21.cards import counts_of, parse_cards
-    >>> hand = parse_cards("2S 3S 4S 6H 7H 8H 9D 10D JD QC KC AC 5S 5D 5C 2H 3H 4D 9S 10C JH")
-    >>> found = replacements(counts_of(hand), Jokers.from_cut("KH"), RuleSet(), 21)
+    >>> from rummy21.cards import Hand
+    >>> hand = Hand.parse("2S 3S 4S 6H 7H 8H 9D 10D JD QC KC AC 5S 5D 5C 2H 3H 4D 9S 10C JH")
+    >>> found = replacements(hand.counts, Jokers.from_cut("KH"), RuleSet(), 21)
     >>> len(found.remove), len(found.add)
     (3, 3)
     """

@@ -25,7 +25,7 @@ in 19 of 40 (a loose joker card often only shows a poor quick arrangement)."""
 def solve(
     counts: Sequence[int], jokers: Jokers, rules: RuleSet, bound: int | None = None
 ) -> Solution:
-    """Solve a hand given as a count vector (see :func:`rummy21.cards.counts_of`): the least
+    """Solve a hand given as a count vector (:attr:`rummy21.cards.Hand.counts`): the least
     points outside groups with enough pure groups (the pure save) and an arrangement with it,
     and an arrangement proving Option A if there is one.
 
@@ -38,9 +38,9 @@ def solve(
     looked for (reported as ``None``): callers pass the full count or dublee save that beats
     it.
 
-    >>> from rummy21.cards import Card, counts_of, parse_cards
-    >>> hand = parse_cards("QS KS AS 2S 3S 4S 10D JD QD 5H 5D 5C 7H 7H 9C 9C 8S 6D KH JC 2C")
-    >>> found = solve(counts_of(hand), Jokers.from_cut(Card.parse("QC")), RuleSet())
+    >>> from rummy21.cards import Card, Hand
+    >>> hand = Hand.parse("QS KS AS 2S 3S 4S 10D JD QD 5H 5D 5C 7H 7H 9C 9C 8S 6D KH JC 2C")
+    >>> found = solve(hand.counts, Jokers.from_cut(Card.parse("QC")), RuleSet())
     >>> found.pure_save, found.option_a is None
     (58, True)
     >>> sorted({meld.kind.value for meld in found.pure_arrangement.groups})

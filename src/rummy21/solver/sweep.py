@@ -55,7 +55,7 @@ class SweepSpec:
     """One sweep of one hand."""
 
     counts: Sequence[int]
-    """The hand's count vector (see :func:`rummy21.cards.counts_of`)."""
+    """The hand's count vector (:attr:`rummy21.cards.Hand.counts`)."""
     mask: tuple[bool, ...]
     """Which kinds are joker cards (:attr:`rummy21.jokers.Jokers.joker_mask`)."""
     rules: RuleSet
