@@ -1,13 +1,21 @@
-"""Groups (RULES §3–§4): every edge the rules name, with the reasons given for non-groups."""
+"""Groups (RULES §3–§4): every edge the rules name, with the reasons given for non-groups; a
+group's text, read back."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from rummy21.cards import parse_cards
-from rummy21.groups import GroupKind, InvalidGroup, classify, explain
+import pytest
+from handgen import near_complete, random_deal, rule_variants
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rummy21.analysis import analyze
+from rummy21.cards import CardError, parse_cards
+from rummy21.groups import Group, GroupKind, InvalidGroup, classify, explain
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
+from rummy21.suggest import suggest
 
 RULES = RuleSet()
 
@@ -95,3 +103,60 @@ def test_reasons(cards: str, reason: str) -> None:
 def test_kinds_are_pure_or_not() -> None:
     assert GroupKind.TUNNELA.is_pure and GroupKind.PURE_SEQUENCE.is_pure
     assert not GroupKind.SET.is_pure and not GroupKind.DUBLEE.is_meld
+
+
+# ------------------------------------------------------------------ the text of a group
+
+
+def shown_groups_of(seed: int) -> list[tuple[Group, Jokers, RuleSet]]:
+    """Every group an analysis or a suggestion shows for a few generated hands."""
+    rng = random.Random(f"groups/text/{seed}")
+    found = []
+    for rules in rule_variants("classic", "adda52").values():
+        for make in (random_deal, near_complete):
+            cut, hand = make(rng, rules) if make is random_deal else near_complete(rng, rules, None)
+            jokers = Jokers.from_cut(cut)
+            reading = analyze(hand, jokers, rules)
+            layout = suggest(hand, jokers, rules)
+            for group in (*reading.groups, *reading.penalty.groups, *layout.groups):
+                found.append((group, jokers, rules))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_group_shown_reads_back_from_its_text(seed: int) -> None:
+    groups = shown_groups_of(seed)
+    assert groups
+    for group, jokers, rules in groups:
+        assert Group.parse(str(group), jokers, rules) == group, str(group)
+        shuffled = list(group.cards)
+        random.Random(str(group)).shuffle(shuffled)
+        again = Group.parse(" ".join(map(str, shuffled)), jokers, rules)
+        assert again.kind is group.kind and sorted(again.cards) == sorted(group.cards)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("2S 3S", "two cards form only a dublee, and 2S 3S are not identical"),
+        ("set: 2S 3S 4S", "2S 3S 4S form a pure sequence, not a set"),
+        ("dublee: 9H 9H 9H", "9H 9H 9H form a tunnela, not a dublee"),
+        ("pure_sequence: 2S 5H 4S", "2S 5H 4S form an impure sequence"),
+        ("", "an empty group"),
+        ("straight: 2S 3S 4S", "'straight' is no kind of group: pure_sequence, impure_sequence"),
+    ],
+)
+def test_a_text_that_names_no_such_group_says_why(text: str, said: str) -> None:
+    with pytest.raises(InvalidGroup) as refused:
+        Group.parse(text, Jokers.from_cut("5H"), RULES)
+    assert str(refused.value).startswith(said)
+
+
+@given(st.text(max_size=40))
+def test_any_text_is_a_group_or_a_reason(text: str) -> None:
+    try:
+        group = Group.parse(text, Jokers.from_cut("5H"), RULES)
+    except (InvalidGroup, CardError) as error:
+        assert str(error) and "\n" not in str(error)
+    else:
+        assert Group.parse(str(group), Jokers.from_cut("5H"), RULES) == group

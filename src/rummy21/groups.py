@@ -10,8 +10,11 @@
 'K-A-2 is not a sequence'
 >>> explain(parse_cards("8S 8S 8H"), jokers, rules)
 'a set needs different suits: 8S appears twice'
->>> str(classify(parse_cards("7D 5C 9D"), jokers, rules))
+>>> group = classify(parse_cards("7D 5C 9D"), jokers, rules)
+>>> str(group)
 'impure_sequence: 7D 5C 9D'
+>>> Group.parse(str(group), jokers, rules) == group == Group.parse("9d 7D 5c", jokers, rules)
+True
 """
 
 from __future__ import annotations
@@ -83,6 +86,51 @@ class Group:
     def __str__(self) -> str:
         return f"{self.kind.value}: {format_cards(self.cards)}"
 
+    @classmethod
+    def parse(cls, text: str, jokers: Jokers, rules: RuleSet) -> Group:
+        """The group a text names under a cut (``jokers``) and ``rules``: its cards, in any
+        order (``"9D 5C 7D"``), or its kind and cards as ``str`` writes them
+        (``"impure_sequence: 7D 5C 9D"``), which it reads back exactly. Raises
+        :class:`InvalidGroup` (saying why) if the cards form no group or not the kind named,
+        and :class:`~rummy21.cards.CardError` for a token that is no card.
+
+        >>> from rummy21.ruleset import RuleSet
+        >>> jokers, rules = Jokers.from_cut(Card.parse("9S")), RuleSet()  # 8S is a joker
+        >>> Group.parse("8S 8S 8H", jokers, rules).kind.value  # read with most naturals
+        'set'
+        >>> str(Group.parse("impure_sequence: 8S 8S 8H", jokers, rules))
+        'impure_sequence: 8S 8S 8H'
+        >>> Group.parse("tunnela: 2S 3S 4S", jokers, rules)
+        Traceback (most recent call last):
+        ...
+        rummy21.groups.InvalidGroup: 2S 3S 4S form a pure sequence, not a tunnela
+        >>> Group.parse("run: 2S 3S 4S", jokers, rules)
+        Traceback (most recent call last):
+        ...
+        rummy21.groups.InvalidGroup: 'run' is no kind of group: pure_sequence, ...
+        """
+        named, colon, listed = text.rpartition(":")
+        kind = None
+        if colon:
+            try:
+                kind = GroupKind(named.strip().lower())
+            except ValueError:
+                shown = named.strip() if len(named.strip()) <= 20 else named.strip()[:20] + "…"
+                kinds = ", ".join(k.value for k in GroupKind)
+                raise InvalidGroup(f"{shown!r} is no kind of group: {kinds}") from None
+        cards = tuple(parse_cards(listed))
+        found = _classify(cards, jokers, rules.joker_groups, rules.max_set_size)
+        if isinstance(found, str):
+            raise InvalidGroup(found)
+        if kind is None or found.kind is kind:
+            return found
+        other = _read_as(kind, list(cards), jokers, rules)
+        if other is None:
+            raise InvalidGroup(
+                f"{format_cards(cards)} form {_a(found.kind.label)}, not {_a(kind.label)}"
+            )
+        return other
+
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind.value, "cards": [str(c) for c in self.cards]}
 
@@ -144,6 +192,23 @@ def _classify(
     if one_rank:
         return a_set
     return f"neither a sequence nor a set: {format_cards(naturals)} differ in both suit and rank"
+
+
+def _a(words: str) -> str:
+    return ("an " if words[0] in "aeiou" else "a ") + words
+
+
+def _read_as(kind: GroupKind, cards: list[Card], jokers: Jokers, rules: RuleSet) -> Group | None:
+    """The cards read as a group of ``kind`` when :func:`classify` reads them otherwise (both
+    readings hold: it shows the one with more natural cards), or ``None``."""
+    found: Group | str | None = None
+    if kind is GroupKind.IMPURE_SEQUENCE:
+        found = _impure_sequence(cards, jokers)
+    elif kind is GroupKind.SET:
+        found = _set(cards, jokers, rules.max_set_size)
+    elif kind is GroupKind.JOKER_GROUP and all(jokers.joker_mask[c.index] for c in cards):
+        found = Group(GroupKind.JOKER_GROUP, tuple(cards), tuple(cards))
+    return found if isinstance(found, Group) else None
 
 
 def _pure_sequence(cards: list[Card]) -> tuple[Card, ...] | None:
