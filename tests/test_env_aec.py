@@ -136,9 +136,9 @@ def test_ansi_render_tells_the_table_as_the_terminal_does() -> None:
     first = e.render()
     assert first is not None
     assert first.startswith("Cut card ") and "Stock 95   Open pile" in first
-    assert "Seat 1: 21 cards   Seat 2: 21 cards" in first and "Seat 0's hand, 21 cards:" in first
+    assert "Seat 2: 21 cards   Seat 3: 21 cards" in first and "Seat 1's hand, 21 cards:" in first
     e.step(2)
     second = e.render()
-    assert second is not None and second.startswith("Seat 0 drops (first drop, 30 points).")
-    assert "Seat 0: dropped (first)" in second
+    assert second is not None and second.startswith("Seat 1 drops (first drop, 30 points).")
+    assert "Seat 1: dropped (first)" in second
     assert raw_env(players=2).render() is None

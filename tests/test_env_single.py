@@ -111,7 +111,7 @@ def test_ansi_render_shows_the_learners_hand() -> None:
     e = RummyEnv(players=2, opponents="random", render_mode="ansi")
     e.reset(seed=2)
     text = e.render()
-    assert text is not None and "Seat 0's hand" in text and "Stock " in text
+    assert text is not None and "Seat 1's hand" in text and "Stock " in text
 
 
 def test_valid_declarations_only_offers_no_wrong_declaration() -> None:

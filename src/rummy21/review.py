@@ -54,6 +54,7 @@ from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.events import Declared, Discarded, Drew, Dropped, Event
 from rummy21.game.log import load_log
 from rummy21.game.narration import Namer, Part, Sentence, plain
+from rummy21.game.seat import seat_words
 from rummy21.game.table import Table
 from rummy21.game.view import Phase, View
 
@@ -201,7 +202,7 @@ def _points_left(view: View, card: Card) -> int:
 
 def default_name(seat: int | None) -> str:
     """A seat as a review names it without the players' names: "Seat 2" for seat 1."""
-    return "" if seat is None else f"Seat {seat + 1}"
+    return seat_words(seat)
 
 
 def reason_for(

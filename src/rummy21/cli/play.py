@@ -53,6 +53,7 @@ from rummy21.game.declaration import judge, why_invalid
 from rummy21.game.match import parse_point_value
 from rummy21.game.narration import TONES, Tone, charge_reason, narrate
 from rummy21.game.picture import LABEL_WIDTH, layout_rows, others_line, table_line
+from rummy21.game.seat import Seat
 from rummy21.game.settlement import SeatResult, Settlement, Standing, charge, hand_shown
 from rummy21.game.view import EventAction, PublicEvent, View, public_event
 from rummy21.groups import Group
@@ -199,7 +200,7 @@ class Session:
         self.bots = bots
         self.deals = deals
         # Seats in words from 1, as the lobby counts them: you are Seat 1.
-        self.names = ["You"] + [f"Seat {s + 1} ({b.name})" for s, b in enumerate(bots) if b]
+        self.names = ["You"] + [f"{Seat(s)} ({b.name})" for s, b in enumerate(bots) if b]
         self._seen = 0
 
     # ------------------------------------------------------------- input

@@ -27,6 +27,7 @@ from rummy21.cards import Card
 from rummy21.charts import line_chart
 from rummy21.cli import app, fail
 from rummy21.game.narration import plain
+from rummy21.game.seat import Seat
 from rummy21.review import Review
 
 STYLES = {
@@ -88,13 +89,13 @@ def review_command(
             typer.echo(json.dumps(row))
         typer.echo(json.dumps({"summary": review.summary()}))
         return
-    print_review(Console(), review, f"Seat {seat + 1} (log seat {seat}): every decision")
+    print_review(Console(), review, f"{Seat(seat)} (log seat {seat}): every decision")
 
 
 def review_chart(review: Review, seat: int) -> str:
     """The points lost so far, by turn (:meth:`~rummy21.review.Review.curve`), as SVG."""
     return line_chart(
-        {f"Seat {seat + 1}: points lost so far": review.curve()},
+        {f"{Seat(seat)}: points lost so far": review.curve()},
         f"where the deal slipped (accuracy {review.accuracy:.1f})",
         "points",
         x_label="turn",

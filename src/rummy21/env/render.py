@@ -22,13 +22,15 @@ from collections.abc import Sequence
 from rummy21.cards import Card
 from rummy21.game.narration import narrate, plain
 from rummy21.game.picture import LABEL_WIDTH, card_marks, layout_rows, others_line, table_line
+from rummy21.game.seat import seat_words
 from rummy21.game.view import View
 from rummy21.jokers import Jokers
 from rummy21.suggest import suggest
 
 
 def seat_name(seat: int | None) -> str:
-    return "" if seat is None else f"Seat {seat}"
+    """A seat in words, from 1 ("Seat 1" for the agent ``player_0``), as every table says it."""
+    return seat_words(seat)
 
 
 def card_text(card: Card, jokers: Jokers) -> str:

@@ -29,6 +29,7 @@ from rummy21.game.events import (
 )
 from rummy21.game.log import dump_log, load_log
 from rummy21.game.match import DealRecord, Match
+from rummy21.game.seat import Seat, SeatError
 from rummy21.game.settlement import SeatResult, Settlement, Standing
 from rummy21.game.table import Table
 from rummy21.game.view import OpenCard, Phase, PublicEvent, SeatInfo, View
@@ -59,6 +60,8 @@ __all__ = [
     "PublicEvent",
     "ReplayError",
     "Reshuffled",
+    "Seat",
+    "SeatError",
     "SeatInfo",
     "SeatResult",
     "Settlement",

@@ -10,11 +10,11 @@ thing in the same layout. As in :mod:`.narration`, a line is a tuple of parts â€
 >>> from rummy21.game.table import Table
 >>> table = Table(players=3, seed=3)
 >>> view = table.view(0)
->>> name = lambda seat: f"Seat {seat}"
->>> plain(table_line(view, name))
+>>> from rummy21.game.seat import seat_words
+>>> plain(table_line(view, seat_words))
 'Stock 95   Open pile QD (dealt)   Cut 2H'
->>> others_line(view, name)
-'Seat 1: 21 cards   Seat 2: 21 cards'
+>>> others_line(view, seat_words)
+'Seat 2: 21 cards   Seat 3: 21 cards'
 >>> card_marks(view.jokers.cut, view.jokers), card_marks(view.top.card, view.jokers)
 ('*$', '')
 """

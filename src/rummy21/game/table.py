@@ -63,6 +63,7 @@ from rummy21.game.events import (
     TimedOut,
 )
 from rummy21.game.log import load_log
+from rummy21.game.seat import Seat
 from rummy21.game.settlement import SeatEnd, Settlement, Standing, settle
 from rummy21.game.turn import drop_cost, drop_kind, drop_points, kept_after_taking, why_not_take
 from rummy21.game.view import OpenCard, Phase, PublicEvent, SeatInfo, View, public_event
@@ -264,7 +265,7 @@ class Table:
         if self._phase is Phase.OVER:
             return "the deal is over"
         if seat is not None and seat != self._turn:
-            return f"it is not your turn: Seat {self._turn + 1} is to play"
+            return f"it is not your turn: {Seat(self._turn)} is to play"
         return None
 
     def _blocked(self) -> Card | None:

@@ -19,6 +19,7 @@ from pydantic.dataclasses import dataclass as pydantic_dataclass
 
 from rummy21.bots.search import DEFAULT_SAMPLES
 from rummy21.game.match import DealFactory
+from rummy21.game.seat import seat_words
 from rummy21.ruleset import RuleSet
 
 BOT_NAMES = ("Ravi", "Meera", "Kiran", "Tara", "Dev", "Nila")
@@ -176,4 +177,4 @@ class SeatSlot:
     def display(self) -> str:
         if self.kind is SeatKind.BOT:
             return self.name or BOT_NAMES[self.seat % len(BOT_NAMES)]
-        return self.name or f"Seat {self.seat + 1}"
+        return self.name or seat_words(self.seat)

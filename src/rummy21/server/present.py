@@ -28,6 +28,7 @@ from rummy21.cards import ALL_CARDS, Card, CardError, Hand, MissingCard, without
 from rummy21.game.events import Declared
 from rummy21.game.match import DealSummary
 from rummy21.game.narration import charge_reason, narrate, plain
+from rummy21.game.seat import seat_words
 from rummy21.game.settlement import Settlement, hand_shown
 from rummy21.game.table import Table
 from rummy21.game.view import Phase, PublicEvent, View
@@ -91,7 +92,7 @@ def event_dict(
             return ""
         if seat == viewer:
             return "You"
-        return names[seat] if names is not None and seat < len(names) else f"Seat {seat + 1}"
+        return names[seat] if names is not None and seat < len(names) else seat_words(seat)
 
     return {**event.to_dict(), "text": plain(narrate(event, name, rules), Card.pretty)}
 
@@ -173,7 +174,7 @@ def settlement_dict(
     seats = []
     for s in settlement.seats:
         row = s.to_dict()
-        row["name"] = names[s.seat] if s.seat < len(names) else f"Seat {s.seat + 1}"
+        row["name"] = names[s.seat] if s.seat < len(names) else seat_words(s.seat)
         row["money"] = str(s.score * point_value)
         row["groups"] = [group_dict(g) for g in s.groups]
         row["rule_label"] = None if s.rule is None else s.rule.label
