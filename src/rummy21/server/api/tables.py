@@ -1,5 +1,5 @@
-"""The tables' API: the bots a seat may get, creating a table, its public facts, taking a
-seat."""
+"""The tables' API: the bots a seat may get, the rule sets a table may use, creating a table,
+its public facts, taking a seat."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any, get_args
 from fastapi import APIRouter
 
 from rummy21.bots import LEVELS, level_of
-from rummy21.ruleset import RuleSet
+from rummy21.ruleset import PRESETS, RuleSet
 from rummy21.server.api.deps import AddressDep, CodeDep, ServicesDep
 from rummy21.server.model import BotName, RoomConfig, RoomError
 from rummy21.server.protocol import CreateTable, JoinTable
@@ -21,6 +21,15 @@ async def bots() -> dict[str, Any]:
     """The bots a seat may be given, weakest first, with the level players are shown."""
     names = sorted(get_args(BotName), key=list(LEVELS).index)
     return {"bots": [{"name": name, "level": level_of(name)} for name in names]}
+
+
+@router.get("/rules")
+async def rules() -> dict[str, Any]:
+    """The rule sets a table may be created with (RULES §9), each with the turn timer a table
+    gets when its creator does not choose one (``RuleSet.turn_seconds``): what the lobby
+    offers, so that it states no default of its own."""
+    names = get_args(CreateTable.model_fields["rules"].annotation)
+    return {"rules": [{"name": name, "turn_seconds": PRESETS[name].turn_seconds} for name in names]}
 
 
 @router.post("/tables", status_code=201)

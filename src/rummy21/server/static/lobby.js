@@ -8,16 +8,31 @@ const $ = (id) => document.getElementById(id);
 // The bots a seat may be given, weakest first, with their levels (GET /api/bots): the
 // server names them, so the lobby, the table's badges and its notices say the same.
 let bots = null;
+// The rule sets, each with the turn timer a table gets unless its creator chooses one
+// (GET /api/rules: RuleSet.turn_seconds); the lobby states no default of its own.
+let ruleSets = [];
 
 async function loadBots() {
   try {
-    bots = (await api("/api/bots")).bots;
+    [bots, ruleSets] = await Promise.all([
+      api("/api/bots").then((answer) => answer.bots),
+      api("/api/rules").then((answer) => answer.rules),
+    ]);
   } catch (error) {
-    bots = [];
-    showError("create-error", `Could not load the bots: ${error.message}`);
+    bots = bots || [];
+    showError("create-error", `Could not load the bots and rules: ${error.message}`);
   }
   seatChoices();
+  timerDefault();
   $("create-btn").disabled = false;
+}
+
+// The timer field shows the chosen rule set's turn timer until the player types one.
+function timerDefault() {
+  const field = $("c-timer");
+  if (field.dataset.chosen) return;
+  const rules = ruleSets.find((r) => r.name === $("c-rules").value);
+  field.value = rules ? String(rules.turn_seconds) : "";
 }
 
 function seatChoices() {
@@ -59,7 +74,8 @@ async function create(event) {
     seats,
     rules: $("c-rules").value,
     point_value: $("c-point").value.trim() || "1",
-    turn_seconds: Number($("c-timer").value || 0),
+    // (an empty field: the rule set's timer, which the server applies)
+    ...($("c-timer").value.trim() === "" ? {} : { turn_seconds: Number($("c-timer").value) }),
     deals: Number($("c-deals").value || 1),
     public_history: $("c-public").checked,
   };
@@ -110,6 +126,10 @@ function fan() {
 }
 
 $("c-players").addEventListener("change", seatChoices);
+$("c-rules").addEventListener("change", timerDefault);
+$("c-timer").addEventListener("input", () => {
+  $("c-timer").dataset.chosen = "1";
+});
 $("create").addEventListener("submit", create);
 $("join").addEventListener("submit", join);
 const remembered = savedName();
