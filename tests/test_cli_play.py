@@ -295,6 +295,10 @@ def test_simulate_argument_errors() -> None:
     assert simulate(["--players", "1"]).exit_code == 2
     assert simulate(["--bots", "x"]).exit_code == 2
     assert simulate(["--deals", "-1"]).exit_code == 2
+    for absurd in ("0", "1000001", "1000000000000"):  # nothing to play, or days of it
+        result = simulate(["--deals", absurd])
+        assert result.exit_code == 2
+        assert f"error: --deals must be 1 to 1,000,000, not {absurd}" in result.output
     result = simulate(["--turn-limit", "-5"])
     assert result.exit_code == 2
     assert "error: --turn-limit must be a positive number of turns" in result.output
@@ -495,8 +499,12 @@ def test_point_value_and_deals_options() -> None:
     result = play(["--point-value", "0.25", "--seed", "1", "--deals", "1"], ["drop", "y"])
     assert result.exit_code == 0, result.output
     assert "money (× 0.25)" in result.output and "-7.50" in result.output
-    result = play(["--deals", "-1"], [])
-    assert result.exit_code == 2 and "error: --deals must be 0" in result.output
+    for absurd in ("-1", "1000001"):
+        result = play(["--deals", absurd], [])
+        assert result.exit_code == 2
+        assert f"error: --deals must be 0 (until you quit) to 1,000,000, not {absurd}" in (
+            result.output
+        )
 
 
 def _read_until(process: subprocess.Popen[bytes], marker: bytes, timeout: float = 60) -> bytes:

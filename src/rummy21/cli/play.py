@@ -50,7 +50,7 @@ from rummy21.game import (
 )
 from rummy21.game.actions import Action
 from rummy21.game.declaration import judge, why_invalid
-from rummy21.game.match import parse_point_value
+from rummy21.game.match import MOST_DEALS, parse_point_value
 from rummy21.game.narration import TONES, Tone, charge_reason, narrate
 from rummy21.game.picture import LABEL_WIDTH, layout_rows, others_line, table_line
 from rummy21.game.seat import Seat
@@ -623,8 +623,8 @@ def play_command(
                 f"{rule_set.max_players} (you and 1 to "
                 f"{rule_set.max_players - 1} bots), not {players}"
             )
-        if deals < 0:
-            raise ValueError(f"--deals must be 0 (until you quit) or more, not {deals}")
+        if not 0 <= deals <= MOST_DEALS:
+            raise ValueError(f"--deals must be 0 (until you quit) to {MOST_DEALS:,}, not {deals}")
         names = parse_bot_names(bots, players - 1)
         set_move_time(bot_time)
         check_exec_names(names)

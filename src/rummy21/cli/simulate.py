@@ -27,7 +27,7 @@ from rummy21.bots import (
 from rummy21.bots.external import check_exec_names, set_move_time
 from rummy21.cli import EXIT_INTERRUPTED, app
 from rummy21.cli.options import bot_time_option, rules_option, turn_limit_option
-from rummy21.game.match import DealRecord, Match
+from rummy21.game.match import MOST_DEALS, DealRecord, Match
 from rummy21.ruleset import RuleSet
 
 
@@ -108,8 +108,8 @@ def simulate_command(
             raise ValueError(
                 f"--players must be {rule_set.min_players} to {rule_set.max_players}, not {players}"
             )
-        if deals < 0:
-            raise ValueError(f"--deals must be 0 or more, not {deals}")
+        if not 1 <= deals <= MOST_DEALS:
+            raise ValueError(f"--deals must be 1 to {MOST_DEALS:,}, not {deals}")
         names = parse_bot_names(bots, players)
         set_move_time(bot_time)
         check_exec_names(names)

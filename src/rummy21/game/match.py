@@ -39,6 +39,11 @@ from rummy21.game.log import dump_log
 from rummy21.game.table import Table
 from rummy21.ruleset import CLASSIC, RuleSet
 
+MOST_DEALS = 1_000_000
+"""The most deals a command plays in one run (``simulate``, ``play``, a tournament's shoes):
+more is a slip of the keyboard — a million deals of the expert bot take days — and is refused
+before any is dealt."""
+
 MAX_POINT_VALUE = Decimal(1_000_000)
 POINT_VALUE_PLACES = 4
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from rummy21.bots import DEFAULT_TURN_LIMIT, check_bot_name
 from rummy21.bots.external import check_exec_names
+from rummy21.game.match import MOST_DEALS
 from rummy21.ruleset import RuleSet
 
 
@@ -52,8 +53,8 @@ class Settings:
                 f"--players must be {rules.min_players} to {rules.max_players} for the rule set "
                 f"{rules.name}, not {self.players}"
             )
-        if self.deals < 1:
-            raise ValueError(f"--deals must be 1 or more, not {self.deals}")
+        if not 1 <= self.deals <= MOST_DEALS:
+            raise ValueError(f"--deals must be 1 to {MOST_DEALS:,}, not {self.deals}")
         if self.turn_limit is not None and self.turn_limit < 1:
             raise ValueError(f"the turn limit is a positive number of turns, not {self.turn_limit}")
 
