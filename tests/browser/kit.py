@@ -228,6 +228,19 @@ class Player:
         self.page.wait_for_selector("#hand .card, #hand .hand-empty")
         return self
 
+    def answered(self, kind: str, since: int = 0, timeout: float = 10_000) -> None:
+        """Wait until the page has received a message of ``kind`` (``state``, ``arranged``…)
+        after its first ``since`` frames, and has drawn it."""
+
+        def received() -> bool:
+            for frame in self.frames[since:]:
+                if frame.startswith("< ") and json.loads(frame[2:]).get("type") == kind:
+                    return True
+            return False
+
+        wait_until(self.page, received, f"a {kind} message", timeout)
+        settled(self.page)
+
     def state(self) -> dict[str, Any]:
         """The last state message the page received (read from the socket's traffic)."""
         for frame in reversed(self.frames):
@@ -389,6 +402,26 @@ def touch_drag(page: Any, source: Any, target: Any) -> None:
     box = source.bounding_box()
     finger = Pointer(page, touch=True).press(box["x"] + 6, box["y"] + 14)
     finger.move(*box_center(target)).lift()
+
+
+FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+"""Resolves once the page has drawn two more frames: what it was told before is on screen."""
+
+
+def settled(page: Any) -> None:
+    """Wait until the page has drawn what it has already been told (two animation frames):
+    an assertion after this sees what a player would, with no guess at how long it takes."""
+    page.evaluate(FRAMES)
+
+
+def wait_until(page: Any, check: Callable[[], bool], what: str, timeout: float = 10_000) -> None:
+    """Wait for a condition read from Python (``check``), asked again between the page's
+    events; fail saying ``what`` did not happen within ``timeout`` ms."""
+    deadline = time.monotonic() + timeout / 1000
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout / 1000:g} s for {what}")
+        page.wait_for_timeout(20)  # (lets the page's events reach this process)
 
 
 def wait_my_turn(page: Any, timeout: float = 60_000) -> None:

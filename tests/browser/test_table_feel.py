@@ -20,8 +20,10 @@ from browser.kit import (
     press_and_move,
     release_on,
     seed_where,
+    settled,
     wait_discard_phase,
     wait_my_turn,
+    wait_until,
 )
 
 from rummy21.analysis import analyze
@@ -58,13 +60,12 @@ def test_a_drag_held_while_a_bot_moves_completes(
     press_and_move(page, card)
     # Hold the card while the bot draws and discards (two new states), until it is our turn.
     wait_my_turn(page)
-    page.wait_for_timeout(200)
+    settled(page)  # (the bot's states drawn, the card still held)
     assert page.locator(".drag-ghost").count() == 1
     release_on(page, page.locator("#hand .newgroup"))
-    page.wait_for_timeout(200)
+    wait_until(page, lambda: groups_count(page) == before + 1, "the card's new group")
     assert page.locator(".drag-ghost").count() == 0, "a ghost card is left on the screen"
     assert page.locator("#hand .card.dragging").count() == 0
-    assert groups_count(page) == before + 1
     moved = page.locator(f"#hand .group:not(.loose) >> nth={before} >> .card")
     assert moved.count() == 1 and moved.get_attribute("data-id") == held
     assert len(hand_cards(page)) == 21
@@ -83,8 +84,7 @@ def test_a_touch_drag_survives_a_bot_move_on_a_phone(
     # The two bots move now, while a card is dragged into a new group.
     before = groups_count(page)
     ravi.drag(page.locator("#hand [data-group=loose] .card").first, page.locator("#hand .newgroup"))
-    page.wait_for_timeout(300)
-    assert groups_count(page) == before + 1
+    wait_until(page, lambda: groups_count(page) == before + 1, "the card's new group")
     assert page.locator(".drag-ghost").count() == 0
     wait_my_turn(page)
     assert len(hand_cards(page)) == 21
@@ -154,8 +154,8 @@ def test_the_result_counts_down_and_never_hides_a_turn(
     page.wait_for_selector("#result-title")
     first = page.inner_text("#next-deal")
     assert "Deal 2 starts in" in first
-    page.wait_for_timeout(1300)
-    assert page.inner_text("#next-deal") != first  # it counts down
+    # (it counts down: a second, then the next number)
+    wait_until(page, lambda: page.inner_text("#next-deal") != first, "the countdown", 3000)
     asha.shot("result_countdown_1280")
     # Nobody clicks: the next deal starts on time and the window closes by itself.
     page.wait_for_selector("#result-title", state="detached", timeout=15_000)
@@ -202,13 +202,15 @@ def test_the_best_groups_show_from_the_first_turn_and_arrange_keeps_mine(
     asha.shot("multiselect_group_1280")
     # Arrange asks first, and can keep the group.
     page.click("#btn-arrange")
+    sent = len(asha.frames)
     page.click("#arrange-rest")
-    page.wait_for_timeout(500)
+    asha.answered("arranged", since=sent)
     kept = group_ids(page)
     assert picked in kept
     page.click("#btn-arrange")
+    sent = len(asha.frames)
     page.click("#arrange-all")
-    page.wait_for_timeout(500)
+    asha.answered("arranged", since=sent)
     groups = group_ids(page)
     assert picked not in groups
     # Sorting orders the ungrouped cards and leaves the groups alone.
@@ -238,7 +240,8 @@ def test_grouping_with_a_finger_on_a_phone(
     assert page.locator("#hand .card.selected").count() == 0
     before = groups_count(page)
     ravi.drag(page.locator("#hand [data-group='0'] .card").first, page.locator("#hand .newgroup"))
-    page.wait_for_timeout(300)
+    settled(page)  # (the drop is applied as the finger lifts)
+    assert page.locator(".drag-ghost").count() == 0
     assert groups_count(page) in (before, before + 1)  # a group of one card moves as a whole
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways ({width}px)"

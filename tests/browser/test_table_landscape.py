@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser.kit import PHONE, Player, Server
+from browser.kit import PHONE, Player, Server, settled, wait_until
 from browser.test_table_phone import FITS
 
 LANDSCAPE = {**PHONE, "viewport": {"width": 740, "height": 375}}
@@ -22,7 +22,8 @@ def test_a_phone_held_sideways_shows_the_whole_hand_after_drawing(
     before = page.evaluate(FITS)
     player.shot("landscape-21")
     player.draw("stock")
-    page.wait_for_timeout(400)
+    wait_until(page, lambda: page.locator("#hand .card").count() == 22, "the drawn card")
+    settled(page)
     after = page.evaluate(FITS)
     player.shot("landscape-22")
     assert before["cards"] == 21 and after["cards"] == 22

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from browser.kit import PHONE, Player, Server, wait_my_turn
+from browser.kit import PHONE, Player, Server, settled, wait_my_turn
 
 RING = (
     "() => { const c = document.querySelector('[data-timer]');"
@@ -82,7 +82,8 @@ def test_the_join_page_shows_no_empty_pills_and_no_connecting(
     page = player.page
     page.goto(f"{server.url}/t/{made['code']}")
     page.wait_for_selector("#join-panel:not(.hidden)")
-    page.wait_for_timeout(500)
+    page.wait_for_load_state("networkidle")  # (everything the page fetches, drawn)
+    settled(page)
     empty = page.evaluate(
         "() => [...document.querySelectorAll('.topbar .pill')]"
         ".filter((p) => !p.textContent.trim() && p.getClientRects().length).length"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from browser.kit import PHONE, Player, Server
+from browser.kit import PHONE, Player, Server, groups_count, settled, wait_until
 
 CUT = """() => [...document.querySelectorAll('#opponents .opp')].flatMap((opp) => {
   const edge = opp.getBoundingClientRect();
@@ -69,18 +69,24 @@ def test_groups_of_two_keep_the_whole_hand_on_one_phone_screen(
     player = players(PHONE).sit(server, made)
     page = player.page
     page.wait_for_selector("#hand .card")
-    page.wait_for_timeout(500)  # the dealt hand is laid out by the server: break it up
+    player.answered("arranged")  # the dealt hand is laid out by the server: break it up
+
+    def groups_become(count: int) -> Callable[[], bool]:
+        return lambda: groups_count(page) == count
+
     while page.locator("#hand .group:not(.loose) .g-x").count():
+        groups = groups_count(page)
         page.locator("#hand .group:not(.loose) .g-x").first.click()
-        page.wait_for_timeout(100)
+        wait_until(page, groups_become(groups - 1), "a group broken up")
     for _ in range(3):
+        groups = groups_count(page)
         loose = page.locator("#hand .group.loose .card")
         player.tap(loose.nth(0))
         player.tap(loose.nth(3))
         page.click("#btn-group")
-        page.wait_for_timeout(300)
+        wait_until(page, groups_become(groups + 1), "the new group")
     page.wait_for_selector("#hand .group.bad")
-    page.wait_for_timeout(500)
+    settled(page)
     seen = page.evaluate(FITS)
     player.shot("phone-groups-of-two")
     assert seen["cards"] == 21

@@ -8,7 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browser.kit import PHONE, Player, Pointer, Server, box_center, group_ids, groups_count
+from browser.kit import (
+    PHONE,
+    Player,
+    Pointer,
+    Server,
+    box_center,
+    group_ids,
+    groups_count,
+    settled,
+)
 
 PORTRAITS = [(375, 740), (412, 915), (360, 640)]
 
@@ -52,15 +61,16 @@ RELAYOUT = """([code, kind]) => {
   localStorage.setItem(key, JSON.stringify(layout));
 }"""
 
-FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
-
 
 def _measure(player: Player, label: str, seen: dict[str, Any]) -> None:
     page = player.page
     for width, height in PORTRAITS:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(60)  # the resize event, then the fit in the next frames
-        page.evaluate(FRAMES)
+        # (the resize event, then the fit in the next frames)
+        page.wait_for_function(
+            "([w, h]) => window.innerWidth === w && window.innerHeight === h", arg=[width, height]
+        )
+        settled(page)
         seen[f"{label} at {width}x{height}"] = page.evaluate(SEEN)
     player.shot(f"portrait-{label}")
 
