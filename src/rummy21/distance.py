@@ -71,7 +71,28 @@ def distance(
         )
     if limit is not None and limit < 0:
         raise ValueError("limit must be 0 or more")
-    counts = hand.counts
+    return _nearest(hand.counts, jokers, rules, rules.hand_size if limit is None else limit)
+
+
+def distance_counts(
+    counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC, limit: int = 4
+) -> int | None:
+    """The distance of a 21-card count vector, if at most ``limit``; else ``None``: the one
+    number a bot reads of the thousands of hands it tries, as
+    :func:`~rummy21.analysis.penalty_counts` is for the penalty. No input checks.
+
+    >>> from rummy21.cards import Hand
+    >>> hand = Hand.parse("2S 3S 4S 6H 7H 8H 9D 10D JD 5S 5D 5C QC KC 2H 3H 4D 9S 10C JH AC")
+    >>> distance_counts(hand.counts, Jokers.from_cut("KH")), distance_counts(hand.counts,
+    ...     Jokers.from_cut("KH"), limit=2)
+    (3, None)
+    """
+    return _nearest(counts, jokers, rules, limit).cards
+
+
+def _nearest(counts: Sequence[int], jokers: Jokers, rules: RuleSet, cap: int) -> Distance:
+    """The distance of ``counts`` if at most ``cap``: options B, C and D by their counts,
+    then option A by the solver, bounded by the best of them."""
     by_counts = [
         found
         for found in (
@@ -82,7 +103,6 @@ def distance(
         if found is not None
     ]
     best = min(by_counts, key=lambda d: (d.cards, d.option), default=None)
-    cap = rules.hand_size if limit is None else limit
     bound = cap if best is None or best.cards is None else min(cap, best.cards)
     found = replacements(counts, jokers, rules, bound)
     if found is not None:

@@ -21,13 +21,14 @@ from rummy21.bots.clairvoyant import CLAIRVOYANT
 from rummy21.bots.evaluate import Reading, penalty_after
 from rummy21.bots.expert import ExpertBot
 from rummy21.bots.greedy import GreedyBot, Release, best_release
+from rummy21.bots.race import RaceBot
 from rummy21.bots.random_bot import RandomBot
 from rummy21.bots.runner import DEFAULT_TURN_LIMIT, play_deal, play_match, tell_deal_over
 from rummy21.bots.search import SearchBot, search_with_worlds
 from rummy21.game.actions import Action
 from rummy21.game.view import View
 
-BOT_NAMES = ("expert", "greedy", "learned", "random", "search")
+BOT_NAMES = ("expert", "greedy", "learned", "race", "random", "search")
 
 LEVELS: dict[str, str] = {
     "random": "Easy",
@@ -137,6 +138,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return GreedyBot()
     if key == "expert":
         return ExpertBot()
+    if key == "race":
+        return RaceBot()
     if key == "search":
         return SearchBot(seed=seed)
     if key == "learned":  # the network shipped in rummy21.env (NumPy), a later layer
@@ -227,6 +230,7 @@ __all__ = [
     "DealWatcher",
     "ExpertBot",
     "GreedyBot",
+    "RaceBot",
     "RandomBot",
     "Reading",
     "Release",

@@ -1,4 +1,5 @@
-"""The one place bots call the solver: a cached reading of a 21-card hand.
+"""The one place bots call the solver: cached readings of a 21-card hand — its penalty, and
+its distance to a valid declaration.
 
 The solver can take from well under a millisecond to seconds per hand, and a greedy turn reads
 about 22 hands, many of them again on the next turn, so readings are cached on the count
@@ -18,6 +19,7 @@ from functools import cache, lru_cache
 
 from rummy21.analysis import penalty_counts
 from rummy21.cards import Card
+from rummy21.distance import distance_counts
 from rummy21.jokers import Jokers
 from rummy21.ruleset import CLASSIC, RuleSet
 from rummy21.solver import paused_collection
@@ -54,6 +56,34 @@ def penalty_after(counts: Sequence[int], cut: Card, rules: RuleSet = CLASSIC) ->
     return _read(tuple(counts), cut, rules)
 
 
+FAR = 5
+"""The farthest distance a bot reads: a hand further away is as good as lost, and the
+solver's distance grows slow past it (:func:`distance_after` says ``FAR + 1``)."""
+
+
+@lru_cache(maxsize=1 << 17)
+def _distance(counts: tuple[int, ...], cut: Card, rules: RuleSet, limit: int) -> int | None:
+    with paused_collection():
+        return distance_counts(counts, _jokers(cut), rules, limit)
+
+
+def distance_after(
+    counts: Sequence[int], cut: Card, rules: RuleSet = CLASSIC, limit: int = FAR
+) -> int:
+    """The cached distance of the hand with count vector ``counts`` (the fewest cards to
+    replace for a valid declaration, :mod:`rummy21.distance`), or ``limit + 1`` when more
+    than ``limit`` are needed: a small ``limit`` answers "is it within ``limit``?" quickly.
+
+    >>> from rummy21.cards import Hand
+    >>> hand = Hand.parse("2S 3S 4S 6H 7H 8H 9D 10D JD 5S 5D 5C QC KC 2H 3H 4D 9S 10C JH AC")
+    >>> distance_after(hand.counts, Card.parse("KH")), distance_after(hand.counts,
+    ...     Card.parse("KH"), limit=1)
+    (3, 2)
+    """
+    found = _distance(tuple(counts), cut, rules, limit)
+    return limit + 1 if found is None else found
+
+
 def cache_info() -> str:
-    """Hits and misses of the reading cache (for benchmarks)."""
-    return str(_read.cache_info())
+    """Hits and misses of the reading caches (for benchmarks)."""
+    return f"penalty {_read.cache_info()}; distance {_distance.cache_info()}"

@@ -138,7 +138,7 @@ class ExpertBot:
         finish = self._finish(counts, ranking, view)
         if finish is not None:
             return Declare(Card(finish))
-        candidates = self._candidates(ranking, jokers)
+        candidates = self._candidates(self._released(counts, ranking, view), jokers)
         if not candidates:  # only jokers (and the blocked card): keep the most value
             worst = min(
                 ranking, key=lambda i: (ranking[i].points, -self._kept_value(counts, i, view), i)
@@ -177,6 +177,13 @@ class ExpertBot:
                 expected[c] += self.feed * public.fed(nxt, c)
         choice = min(candidates, key=lambda c: (expected[c], ranking[c].points, -Card(c).points, c))
         return Discard(Card(choice))
+
+    def _released(
+        self, counts: list[int], ranking: dict[int, Reading], view: View
+    ) -> dict[int, Reading]:
+        """The releases the discard chooses among (:meth:`_candidates` of them): here all of
+        ``ranking``; a bot built on this one may narrow them."""
+        return ranking
 
     def _kept_value(self, counts: list[int], index: int, view: View) -> int:
         counts[index] -= 1

@@ -52,8 +52,9 @@ from typing import NamedTuple
 
 from rummy21.bots.determinize import World, sample_world
 from rummy21.bots.evaluate import Reading, penalty_after
-from rummy21.bots.expert import ExpertBot, release_order, release_readings
+from rummy21.bots.expert import release_order, release_readings
 from rummy21.bots.greedy import Release, best_release
+from rummy21.bots.race import RaceBot, nearest
 from rummy21.bots.tracking import NEAR, active_after, next_active, read_public
 from rummy21.cards import Card, counts_of
 from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
@@ -222,7 +223,7 @@ class SearchBot:
         self.share = share
         self.table_rounds, self.take_gain = table_rounds, take_gain
         self.table_schedule = table_schedule
-        self.expert = ExpertBot()
+        self.expert = RaceBot()
 
     # -- playouts -------------------------------------------------------------------------
 
@@ -432,8 +433,9 @@ class SearchBot:
         counts = counts_of(view.hand)
         blocked = None if view.blocked is None else view.blocked.index
         ranking = release_readings(counts, blocked, view)
+        kinds, _ = nearest(counts, release_order(ranking, view.jokers), view.cut, view.rules)
         candidates: list[Action] = [fallback]
-        for i in release_order(ranking, view.jokers):
+        for i in kinds:
             if len(candidates) >= self.width:
                 break
             action = Discard(Card(i))
