@@ -11,8 +11,8 @@ in far fewer deals than a two-bot tournament, where every seat's policy changes.
 the variant's edge *in a field of base bots*, not a duplicate tournament's pairing.
 
 A variant is ``label:key=value,…`` (keywords of the bot's class: ``ExpertBot`` for
-``expert``, ``SearchBot`` for ``search``, whose base is then ``expert``). Shoes are appended
-to ``--out`` as JSON lines, so a run can be resumed.
+``expert``, ``RaceBot`` for ``race``, ``SearchBot`` for ``search``; booleans as 0 or 1); the
+field is always experts. Shoes are appended to ``--out`` as JSON lines, so a run can be resumed.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from oracle import OracleBot, RolloutBot  # bench/oracle.py, beside this script
 
 from rummy21.bots import Bot, ExpertBot, SearchBot, play_deal
 from rummy21.bots.clairvoyant import ClairvoyantBot
+from rummy21.bots.race import RaceBot
 from rummy21.game import Table
 from rummy21.tournament.play import bots_seed, shoe_dealer, shoe_seed
 from rummy21.tournament.stats import mean_interval
@@ -36,6 +37,8 @@ from rummy21.tournament.stats import mean_interval
 def _variant(kind: str, params: dict[str, Any], seed: int, table: Table) -> Bot:
     if kind == "search":
         return SearchBot(seed=seed, **params)
+    if kind == "race":
+        return RaceBot(**params)
     if kind == "clairvoyant":  # research only: the search told the true deal
         return ClairvoyantBot(table, seed=seed, **params)
     if kind == "oracle":  # research only: exact expert rollouts of the true deal
@@ -77,7 +80,9 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=("expert", "search", "clairvoyant", "oracle", "rollout"))
+    parser.add_argument(
+        "kind", choices=("expert", "race", "search", "clairvoyant", "oracle", "rollout")
+    )
     parser.add_argument("variant")
     parser.add_argument("--shoes", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)

@@ -95,13 +95,25 @@ class RaceBot(ExpertBot):
 
     name = "race"
 
-    def __init__(self, far_drop: int = 4, **expert: Any) -> None:
+    def __init__(
+        self,
+        far_drop: int = 4,
+        nearest_discards: bool = True,
+        take_nearer: bool = True,
+        **expert: Any,
+    ) -> None:
         super().__init__(**expert)
         self.far_drop = far_drop
+        """A first drop from this distance on (more than :data:`~rummy21.bots.evaluate.FAR`:
+        never, but by the expert's rule)."""
+        self.nearest_discards, self.take_nearer = nearest_discards, take_nearer
+        """Each part of the bot can be switched off, to measure what it is worth."""
 
     def _released(
         self, counts: list[int], ranking: dict[int, Reading], view: View
     ) -> dict[int, Reading]:
+        if not self.nearest_discards:
+            return ranking
         kinds, _ = nearest(counts, release_order(ranking, view.jokers), view.cut, view.rules)
         return {i: ranking[i] for i in kinds} or ranking
 
@@ -117,5 +129,7 @@ class RaceBot(ExpertBot):
         return far or super().drops(view, counts, now)
 
     def _take_open(self, counts: list[int], view: View, now: Reading) -> bool:
+        if not self.take_nearer:
+            return super()._take_open(counts, view, now)
         away = distance_after(counts, view.cut, view.rules)
         return nearer_by_taking(view, counts, away) or super()._take_open(counts, view, now)
