@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from statistics import fmean, stdev
 
-from rummy21.bots import play_deal
+from rummy21.bots import ExpertBot, play_deal
 from rummy21.bots.determinize import World, sample_world
 from rummy21.bots.search import SearchBot, view_digest
 from rummy21.bots.tracking import read_public
@@ -35,7 +35,7 @@ class OracleBot:
     def __init__(self, table: Table, width: int = 4) -> None:
         self.table, self.width = table, width
         self.search = SearchBot(width=width)  # (its candidates; its expert decides the rest)
-        self.expert = self.search.expert
+        self.expert = ExpertBot()  # (the field and the rollouts: experts)
 
     def _candidates(self, view: View, legal: Sequence[Action], fallback: Action) -> list[Action]:
         if isinstance(fallback, Draw):

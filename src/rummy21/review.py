@@ -184,7 +184,7 @@ def _moves(search: SearchBot, view: View, legal: Sequence[Action], played: Actio
     if view.phase is Phase.DRAW:
         wanted: list[Action] = [Draw(Source.STOCK), Draw(Source.OPEN)]
     else:
-        fallback = search.expert.choose(view, legal)
+        fallback = search.base.choose(view, legal)
         sound = [a for a in sound_declarations(view, legal) if isinstance(a, Declare)]
         if isinstance(fallback, Declare):  # (its finish card is the one it would let go)
             fallback = Discard(fallback.finish)
@@ -327,10 +327,10 @@ def judge_decision(
 ) -> tuple[Action, dict[Action, float], float, float]:
     """The best move, every compared move's expected points, and the played move's loss
     with its standard error (paired by world). Drops are judged by :func:`drop_judgement`."""
-    dropping = drop_judgement(search.expert, view, legal, played)
+    dropping = drop_judgement(search.base, view, legal, played)
     if dropping is not None:
         if isinstance(played, Drop):
-            other = search.expert.choose(view, [a for a in legal if not isinstance(a, Drop)])
+            other = search.base.choose(view, [a for a in legal if not isinstance(a, Drop)])
             if dropping == 0.0:
                 return played, {played: -float(view.drop_cost)}, 0.0, 0.0
             return (

@@ -1,6 +1,7 @@
-"""Bots to play against: ``random`` (seeded legal moves), ``greedy`` (solver-based, one ply)
-``expert`` (live cards, a one-draw lookahead) and ``search`` (determinized Monte Carlo over
-the expert's candidates).
+"""Bots to play against: ``random`` (seeded legal moves), ``greedy`` (solver-based, one ply),
+``expert`` (live cards, a one-draw lookahead), ``race`` (the expert ruled first by the
+distance to a valid declaration) and ``search`` (determinized Monte Carlo over the race bot's
+candidates).
 
 >>> [bot.name for bot in make_bots(["greedy", "random"], seed=1)]
 ['greedy', 'random']

@@ -1,4 +1,8 @@
-"""The ``search`` bot: determinized Monte Carlo over the expert's candidate moves.
+"""The ``search`` bot: determinized Monte Carlo over the race bot's candidate moves.
+
+Its base is the race bot (:class:`~rummy21.bots.race.RaceBot`: the expert ruled first by the
+distance to a valid declaration), whose move it keeps unless the playouts below find a better
+one among the moves the race bot would also consider.
 
 For each move it samples ``samples`` worlds consistent with its
 :class:`~rummy21.game.view.View` (:mod:`rummy21.bots.determinize`: known pick-ups stay with
@@ -16,15 +20,16 @@ measured in tournaments; or a flat ``hazard``), and the bot then pays the penalt
 loser paid on average in the expert's tournaments, value cards included); a playout that
 does not end costs the penalty left. Winning is worth far more than a few penalty points (a
 winner took +249 a deal, a loser paid −83, in 4-seat tournaments), so the bot plays for the
-draws that declare. The expert's own choice stands unless another candidate does better in
+draws that declare. The race bot's own choice stands unless another candidate does better in
 the same worlds by more than ``margin`` standard errors of the paired difference (then the
 best of those): with a few dozen worlds the lowest mean is often only the luckiest, and
-following it would throw away the expert's judgment on the moves the worlds cannot tell
+following it would throw away the base bot's judgment on the moves the worlds cannot tell
 apart.
 
-* **Discard**: the expert's choice and the ``width - 1`` other non-joker cards that leave
-  the lowest penalty now. A valid declaration is always taken (the expert's finish).
-* **Draw**: the expert decides drops; when the open card may be taken, stock and open are
+* **Discard**: the race bot's choice and the ``width - 1`` other non-joker cards that leave
+  the lowest penalty now among those that leave the least distance. A valid declaration is
+  always taken (the expert's finish).
+* **Draw**: the race bot decides drops; when the open card may be taken, stock and open are
   compared by playouts (the open card's playout keeps it this turn).
 
 Seeded and a pure function of (seed, view): the worlds come from a generator seeded with the
@@ -223,7 +228,9 @@ class SearchBot:
         self.share = share
         self.table_rounds, self.take_gain = table_rounds, take_gain
         self.table_schedule = table_schedule
-        self.expert = RaceBot()
+        self.base = RaceBot()
+        """The bot whose moves the search keeps unless its playouts find better (its
+        candidates, its drops, its finish)."""
 
     # -- playouts -------------------------------------------------------------------------
 
@@ -428,8 +435,9 @@ class SearchBot:
     def discard_candidates(
         self, view: View, legal: Sequence[Action], fallback: Action
     ) -> list[Action]:
-        """The discards the search compares after drawing: ``fallback`` (the expert's) and
-        the next ``width - 1`` legal non-joker cards of the release order."""
+        """The discards the search compares after drawing: ``fallback`` (the base bot's) and
+        the next ``width - 1`` legal non-joker cards of the release order that leave the least
+        distance (:func:`~rummy21.bots.race.nearest`)."""
         counts = counts_of(view.hand)
         blocked = None if view.blocked is None else view.blocked.index
         ranking = release_readings(counts, blocked, view)
@@ -542,9 +550,9 @@ class SearchBot:
         lowest mean difference among those; the earlier on ties).
 
         Playouts are noisy: with a few dozen worlds the lowest mean is often the luckiest,
-        not the best, and a bot that follows it throws away the expert's judgment on the
+        not the best, and a bot that follows it throws away the base bot's judgment on the
         moves where the worlds cannot tell the candidates apart. Deviating only on evidence
-        keeps the expert's move there and still takes the clearly better ones."""
+        keeps the base move there and still takes the clearly better ones."""
         base = order[0]
         mine = scores.get(base, [])
         best, best_mean = base, 0.0
@@ -563,7 +571,7 @@ class SearchBot:
         return best
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
-        fallback = self.expert.choose(view, legal_actions)
+        fallback = self.base.choose(view, legal_actions)
         if isinstance(fallback, Declare | Drop):
             return fallback
         if isinstance(fallback, Draw):
