@@ -80,6 +80,7 @@ def test_the_bots_a_seat_may_get_are_listed_by_level(client: TestClient) -> None
         {"name": "greedy", "level": "Medium"},
         {"name": "learned", "level": LEVELS["learned"]},
         {"name": "expert", "level": "Hard"},
+        {"name": "race", "level": "Expert"},
         {"name": "search", "level": "Master"},
     ]
     for bot in listed:

@@ -36,6 +36,7 @@ LEVELS: dict[str, str] = {
     "greedy": "Medium",
     "learned": "Medium (learned)",
     "expert": "Hard",
+    "race": "Expert",
     "search": "Master",
 }
 """What a player is shown for each bot, weakest first (the ladder's order): the lobby's

@@ -24,9 +24,9 @@ from rummy21.ruleset import RuleSet
 
 BOT_NAMES = ("Ravi", "Meera", "Kiran", "Tara", "Dev", "Nila")
 
-BotName: TypeAlias = Literal["expert", "greedy", "learned", "random", "search"]
+BotName: TypeAlias = Literal["expert", "greedy", "learned", "race", "random", "search"]
 """A bot a seat may be given (:func:`rummy21.bots.make_bot`)."""
-SeatChoice: TypeAlias = Literal["human", "random", "greedy", "expert", "learned", "search"]
+SeatChoice: TypeAlias = Literal["human", "random", "greedy", "expert", "learned", "race", "search"]
 """What the creator puts in a seat: a human player or a bot."""
 
 TableFactory = DealFactory
