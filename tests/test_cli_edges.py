@@ -151,3 +151,11 @@ def test_help_shows_placeholders_not_types_and_cuts_nothing(command: list[str]) 
         assert typer_default not in done.stdout, (typer_default, done.stdout)
     assert "…" not in done.stdout, done.stdout
     assert "--help" in done.stdout
+
+
+def test_simulate_says_seats_in_words_from_seat_1() -> None:
+    """As the lobby, the terminal and the engine's messages count them (--json keeps 0)."""
+    done = run("simulate", "--deals", "1", "--players", "3", "--turn-limit", "5")
+    rows = [line for line in done.stdout.splitlines() if "random" in line]
+    assert done.returncode == 0 and len(rows) == 3
+    assert [row.split("│")[1].strip() for row in rows] == ["Seat 1", "Seat 2", "Seat 3"]

@@ -28,6 +28,7 @@ from rummy21.bots.external import check_exec_names, set_move_time
 from rummy21.cli import EXIT_INTERRUPTED, app
 from rummy21.cli.options import bot_time_option, rules_option, turn_limit_option
 from rummy21.game.match import MOST_DEALS, DealRecord, Match
+from rummy21.game.seat import Seat
 from rummy21.ruleset import RuleSet
 
 
@@ -176,7 +177,7 @@ def _print_summary(data: dict[str, Any]) -> None:
     table = RichTable("seat", "bot", "wins", "total", "mean per deal")
     for seat, bot in enumerate(data["bots"]):
         table.add_row(
-            str(seat),
+            str(Seat(seat)),
             bot,
             str(data["wins"][seat]),
             f"{data['totals'][seat]:+d}",
