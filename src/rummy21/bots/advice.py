@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rummy21.analysis import Analysis, analyze
+from rummy21.analysis import Analysis, PenaltyRule, analyze
 from rummy21.cards import Card, Hand
 from rummy21.game.actions import Source
 from rummy21.game.turn import kept_after_taking
@@ -149,17 +149,39 @@ def _analysis(hand: Hand, jokers: Jokers, rules: RuleSet) -> Analysis:
 
 
 def layout_of(hand: Hand, jokers: Jokers, rules: RuleSet) -> Suggestion:
-    """How to show the cards of ``hand``: a valid hand as the arrangement proving it, any
-    other as its best groups (:func:`rummy21.suggest.suggest`)."""
+    """How to show the cards of ``hand``: the arrangement its reading counts — a valid hand
+    as the arrangement proving it, a hand that pays by the pure or the dublee save as the
+    groups that save counts (so the layout shown is the one the penalty is read from) — and
+    any other as its best groups (:func:`rummy21.suggest.suggest`: the full count counts no
+    groups, and these are the ones to build on).
+
+    >>> from rummy21.ruleset import CLASSIC
+    >>> hand = Hand.parse("6S 7S 8S 9S 10H JH QH 10C JC QC QD JD 3S 3S 3H 5H 4D 7D 7C 7C QS")
+    >>> jokers = Jokers.from_cut(Card.parse("10D"))
+    >>> shown, reading = layout_of(hand, jokers, CLASSIC), analyze(hand, jokers, CLASSIC)
+    >>> reading.penalty.rule, shown.pure_groups, shown.loose == reading.penalty.loose
+    ('pure_save', 3, True)
+    """
     if len(hand) == rules.hand_size:
         reading = _analysis(hand, jokers, rules)
+        groups: tuple[Group, ...]
         if reading.valid:
-            groups: tuple[Group, ...] = reading.groups
-            return Suggestion(
-                groups,
-                reading.loose,
-                sum(jokers.points(c) for c in reading.loose),
-                sum(g.is_pure for g in groups),
-                Route.DUBLEES if reading.options[0] == "C" else Route.GROUPS,
-            )
+            groups, loose = reading.groups, reading.loose
+            route = Route.DUBLEES if reading.options[0] == "C" else Route.GROUPS
+        elif reading.penalty.groups and reading.penalty.rule in _SAVES:
+            groups, loose = reading.penalty.groups, reading.penalty.loose
+            route = _SAVES[reading.penalty.rule]
+        else:
+            return suggest(hand, jokers, rules)
+        return Suggestion(
+            groups,
+            loose,
+            sum(jokers.points(c) for c in loose),
+            sum(g.is_pure for g in groups),
+            route,
+        )
     return suggest(hand, jokers, rules)
+
+
+_SAVES = {PenaltyRule.PURE_SAVE: Route.GROUPS, PenaltyRule.DUBLEE_SAVE: Route.DUBLEES}
+"""The penalty rules that count groups, and the way each lays the cards out."""

@@ -26,9 +26,9 @@ from rummy21.bots import (
     parse_bot_names,
     tell_deal_over,
 )
-from rummy21.bots.advice import Advice, advise
+from rummy21.bots.advice import Advice, advise, layout_of
 from rummy21.bots.external import check_exec_names, set_move_time
-from rummy21.cards import Card, CardError
+from rummy21.cards import Card, CardError, Hand
 from rummy21.cli import EXIT_INTERRUPTED, app
 from rummy21.cli.card_text import card_text, cards_text, pretty_cards, sentence_text
 from rummy21.cli.options import bot_time_option, rules_option
@@ -59,7 +59,7 @@ from rummy21.game.view import EventAction, PublicEvent, View, public_event
 from rummy21.groups import Group
 from rummy21.jokers import Jokers
 from rummy21.ruleset import RuleSet
-from rummy21.suggest import Suggestion, suggest
+from rummy21.suggest import Suggestion
 
 HUMAN = 0
 HELP = """Commands
@@ -533,7 +533,7 @@ class Session:
             pays = f"pays {seat.penalty}" + (f" ({seat.rule.label})" if seat.rule else "")
             layout = None
             if seat.standing is Standing.ACTIVE and seat.cards:
-                layout = suggest(seat.cards, j, table.rules)
+                layout = layout_of(Hand.of(seat.cards), j, table.rules)
                 reading = analyze(seat.cards, j, table.rules)
                 played = table.view(HUMAN).seats[seat.seat].played
                 charged = charge(seat.standing, played, table.rules, reading.penalty)

@@ -2,7 +2,8 @@
 
 What happened since the last picture is told with the narration every table uses
 (:func:`rummy21.game.narration.narrate`); then the stock, the open card and the cut, the other
-seats, and the hand of the seat in turn laid out in its best groups (:mod:`rummy21.suggest`,
+seats, and the hand of the seat in turn laid out as the coach lays it out
+(:func:`rummy21.bots.advice.layout_of`,
 the layout the terminal and the browser show) — each line as the terminal draws it
 (:mod:`rummy21.game.picture`), without colour. Everything shown is read from one seat's view.
 
@@ -19,13 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rummy21.bots.advice import layout_of
 from rummy21.cards import Card
 from rummy21.game.narration import narrate, plain
 from rummy21.game.picture import LABEL_WIDTH, card_marks, layout_rows, others_line, table_line
 from rummy21.game.seat import seat_words
 from rummy21.game.view import View
 from rummy21.jokers import Jokers
-from rummy21.suggest import suggest
 
 
 def seat_name(seat: int | None) -> str:
@@ -59,7 +60,7 @@ def render(view: View, seen: int = 0) -> tuple[str, int]:
             "Scores: " + "   ".join(f"{seat_name(s)} {p:+d}" for s, p in enumerate(view.scores))
         )
     elif view.hand:
-        layout = suggest(view.hand, j, view.rules)
+        layout = layout_of(view.hand, j, view.rules)
         lines.append(f"{seat_name(view.seat)}'s hand, {len(view.hand)} cards:")
         lines += [_row(r.label, r.cards, j) for r in layout_rows(layout.groups, layout.loose)]
         if view.drawn is not None:
