@@ -36,12 +36,15 @@ def _sizes(text: str, what: str) -> tuple[int, ...]:
 @learn.command("teach")
 def teach_command(
     out: Path = typer.Argument(..., help="The folder of the run's shards (made if missing)."),
-    teacher: str = typer.Option("expert", help="The bot whose decisions are recorded."),
+    teacher: str = typer.Option("race", help="The bot whose decisions are recorded."),
     players: str = typer.Option("2,4,2,4,3,6", help="Table sizes, deal by deal, in turn."),
     deals: int = typer.Option(12000, min=1, help="Deals in all."),
     deals_per_shard: int = typer.Option(50, min=1, help="Deals a shard file holds."),
     seed: int = typer.Option(1000, help="Seeds the deals (keep it apart from tournaments')."),
     explore: float = typer.Option(0.05, min=0.0, max=1.0, help="Share of moves not the teacher's."),
+    reach: int = typer.Option(
+        6, min=0, max=22, help="Hands a discard teaches the reach network, with their distances."
+    ),
     jobs: int = typer.Option(1, min=1, help="Processes."),
     resume: bool = typer.Option(False, help="Go on with a run in OUT (the same settings)."),
 ) -> None:
@@ -55,7 +58,7 @@ def teach_command(
     sizes = _sizes(players, "--players")
     if not all(2 <= n <= 6 for n in sizes):
         fail(f"--players takes table sizes from 2 to 6, not {players!r}")
-    run = TeacherRun(teacher, sizes, deals, deals_per_shard, seed, explore)
+    run = TeacherRun(teacher, sizes, deals, deals_per_shard, seed, explore, reach=reach)
     columns = (TextColumn("teaching"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("shards", total=run.shards)

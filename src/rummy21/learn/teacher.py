@@ -13,6 +13,13 @@ a valid declaration is always taken, so it is not recorded — gives one row:
 * ``score``: the seat's score at the end of the deal, in points (the return of every move);
   ``players``, ``deal``: the table's size and the deal's number.
 
+With ``reach`` above 0, each discard also gives ``reach`` lessons for the reach network
+(:mod:`rummy21.env.reach`): hands of 21 cards the seat could have kept (the 22 but one card
+it may let go, that many drawn at random by a generator of their own), each with its exact
+distance to a valid declaration (:func:`~rummy21.bots.evaluate.distance_after`, up to
+:data:`~rummy21.env.reach.FAR` − 1; :data:`~rummy21.env.reach.FAR` for further): the
+arrays ``reach_x`` (the count vectors), ``reach_cut``, ``reach_y`` and ``reach_deal``.
+
 A shard is ``shard-NNNNN.npz`` holding the rows of ``deals_per_shard`` deals; deal ``n`` is
 dealt by :func:`~rummy21.tournament.play.shoe_seed` of the run's seed, so a run is a pure
 function of its arguments, and resuming (a shard already written is skipped) makes the same
@@ -32,12 +39,16 @@ from pathlib import Path
 import numpy as np
 
 from rummy21.bots import make_bot
+from rummy21.bots.evaluate import distance_after
+from rummy21.cards import TYPE_COUNT
 from rummy21.env.actions import ACTION_COUNT, index_of, mask_of
 from rummy21.env.declaring import sound_declarations
 from rummy21.env.learned import FEATURES, features
 from rummy21.env.observation import Encoder
+from rummy21.env.reach import FAR
 from rummy21.game import Table
 from rummy21.game.actions import Action, Declare, Drop
+from rummy21.game.view import Phase, View
 from rummy21.tournament.play import shoe_dealer, shoe_seed
 
 
@@ -53,6 +64,8 @@ class TeacherRun:
     seed: int = 1000
     explore: float = 0.05
     turn_limit: int = 500
+    reach: int = 0
+    """Reach lessons a discard gives (see the module docstring); 0 for none."""
 
     @property
     def shards(self) -> int:
@@ -63,15 +76,19 @@ def _deal_rows(run: TeacherRun, number: int) -> dict[str, list[object]]:
     players = run.players[number % len(run.players)]
     table = Table(players, seed=shoe_seed(run.seed, number), dealer=shoe_dealer(players, number))
     rng = random.Random(shoe_seed(run.seed + 1, number))
+    lessons = random.Random(shoe_seed(run.seed + 2, number))
     bots = [make_bot(run.teacher, rng.randrange(1 << 30)) for _ in range(players)]
     encoder = Encoder(players)
     rows: dict[str, list[object]] = {k: [] for k in ("x", "mask", "teacher", "played", "seat")}
+    reach: dict[str, list[object]] = {k: [] for k in ("reach_x", "reach_cut", "reach_y")}
     while not table.over and table.turns < run.turn_limit:
         seat = table.turn
         assert seat is not None
         view, legal = table.view(seat), table.legal_actions()
         choice = bots[seat].choose(view, legal)
         sound = sound_declarations(view, legal)
+        if run.reach and view.phase is Phase.DISCARD:
+            _reach_lessons(view, run.reach, lessons, reach)
         if not isinstance(choice, Declare) and not any(isinstance(a, Declare) for a in sound):
             played: Action = choice
             others = [a for a in sound if a != choice and not isinstance(a, Drop)]
@@ -84,15 +101,31 @@ def _deal_rows(run: TeacherRun, number: int) -> dict[str, list[object]]:
             rows["seat"].append(seat)
             choice = played
         table.apply(choice)
+    reach["reach_deal"] = [number] * len(reach["reach_y"])
     if not table.over:  # (a deal past the turn limit teaches nothing about how deals end)
-        return {k: [] for k in rows}
+        return {k: [] for k in rows if k != "seat"} | reach
     scores = table.scores
     assert scores is not None
     seats = rows.pop("seat")
     rows["score"] = [float(scores[int(s)]) for s in seats]  # type: ignore[call-overload]
     rows["players"] = [players] * len(seats)
     rows["deal"] = [number] * len(seats)
-    return rows
+    return rows | reach
+
+
+def _reach_lessons(
+    view: View, count: int, lessons: random.Random, out: dict[str, list[object]]
+) -> None:
+    """``count`` hands the seat could keep by letting one card go, with their distances."""
+    counts = list(view.hand.counts)
+    blocked = None if view.blocked is None else view.blocked.index
+    kinds = [i for i, n in enumerate(counts) if n and i != blocked]
+    for kind in lessons.sample(kinds, min(count, len(kinds))):
+        counts[kind] -= 1
+        out["reach_x"].append(tuple(counts))
+        out["reach_cut"].append(view.cut.index)
+        out["reach_y"].append(distance_after(counts, view.cut, view.rules, FAR - 1))
+        counts[kind] += 1
 
 
 def play_shard(run: TeacherRun, shard: int, out: Path) -> int:
@@ -110,6 +143,10 @@ def play_shard(run: TeacherRun, shard: int, out: Path) -> int:
         "score": np.asarray(rows.get("score", []), dtype=np.float32),
         "players": np.asarray(rows.get("players", []), dtype=np.int8),
         "deal": np.asarray(rows.get("deal", []), dtype=np.int32),
+        "reach_x": np.asarray(rows.get("reach_x", []), dtype=np.int8).reshape(-1, TYPE_COUNT),
+        "reach_cut": np.asarray(rows.get("reach_cut", []), dtype=np.int8),
+        "reach_y": np.asarray(rows.get("reach_y", []), dtype=np.int8),
+        "reach_deal": np.asarray(rows.get("reach_deal", []), dtype=np.int32),
     }
     file = out / f"shard-{shard:05d}.npz"
     part = file.with_suffix(".part")
