@@ -104,3 +104,89 @@ def test_fit_resume_and_export_play_the_trained_model(tmp_path: Path) -> None:
     logits, _ = bot.network.forward(data["x"].astype(np.float32))
     picked = np.where(data["mask"], logits, -np.inf).argmax(1)
     assert np.array_equal(picked, wanted)
+
+
+REACH_RUN = TeacherRun(players=(2, 4), deals=4, deals_per_shard=2, seed=78, reach=3)
+
+
+def test_reach_lessons_are_hands_the_seat_could_keep_with_their_exact_distance(
+    tmp_path: Path,
+) -> None:
+    from rummy21.bots.evaluate import distance_after
+    from rummy21.cards import Card
+    from rummy21.env.reach import FAR
+
+    generate(REACH_RUN, tmp_path)
+    data = load_shards(tmp_path)
+    lessons = len(data["reach_y"])
+    assert lessons > 20 and data["reach_x"].shape == (lessons, 53)
+    assert (data["reach_x"].sum(1) == 21).all() and (data["reach_x"] >= 0).all()
+    assert set(np.unique(data["reach_deal"])) <= set(range(REACH_RUN.deals))
+    for row in range(0, lessons, 7):  # the label is the solver's distance, up to FAR
+        cut = Card(int(data["reach_cut"][row]))
+        wanted = distance_after(list(data["reach_x"][row]), cut, limit=FAR - 1)
+        assert data["reach_y"][row] == wanted
+    assert len(set(data["reach_y"].tolist())) >= 2
+    plain = load_shards(_plain(tmp_path))  # without --reach: none, and the same decisions
+    assert len(plain["reach_y"]) == 0
+    assert np.array_equal(plain["teacher"], data["teacher"])
+
+
+def _plain(tmp_path: Path) -> Path:
+    from dataclasses import replace
+
+    generate(replace(REACH_RUN, reach=0), tmp_path / "plain")
+    return tmp_path / "plain"
+
+
+def test_the_reach_fit_resumes_and_its_export_reads_as_pytorch_does(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from rummy21.env.network import NetworkError, load_network, save_network
+    from rummy21.env.reach import ReachNetwork
+    from rummy21.game import Table
+    from rummy21.learn.reach import ReachRun, build_reach_model, encode_lessons, train_reach
+    from rummy21.learn.train import TrainRun, export, train
+
+    generate(REACH_RUN, tmp_path / "shards")
+    small = {"rows_channels": 8, "runs_channels": 8, "rank_channels": 4, "dense": 16}
+    run = ReachRun(**small, epochs=2, batch=32, holdout=2)  # type: ignore[arg-type]
+    curve = train_reach(tmp_path / "shards", tmp_path / "reach", run)
+    assert [p["epoch"] for p in curve] == [1, 2] and 0 <= curve[-1]["exact"] <= 1
+    once = ReachRun(**small, epochs=2, batch=32, holdout=2)  # type: ignore[arg-type]
+    train_reach(tmp_path / "shards", tmp_path / "split", once)
+    a = torch.load(tmp_path / "reach" / "checkpoint.pt", weights_only=False)["model"]
+    b = torch.load(tmp_path / "split" / "checkpoint.pt", weights_only=False)["model"]
+    assert all(torch.equal(a[k], b[k]) for k in a)  # a pure function of the run
+    with pytest.raises(ValueError, match="holds no reach lessons"):
+        train_reach(_plain(tmp_path), tmp_path / "none", run)
+    train(tmp_path / "shards", tmp_path / "fit", TrainRun(hidden=(16,), epochs=1, holdout=2))
+    network = tmp_path / "net.npz"
+    meta = export(tmp_path / "fit", network, reach=tmp_path / "reach", race={"margin": 0.5})
+    assert meta["race"] == {"margin": 0.5, "take": 0.5, "far_drop": 3.5}
+    # The NumPy network reads every lesson as the PyTorch one does.
+    loaded = load_network(network)
+    reach = ReachNetwork.from_arrays(loaded.parts, str(network))
+    assert reach.check_problem(loaded.parts) is None
+    data = load_shards(tmp_path / "shards")
+    model = build_reach_model(run)
+    model.load_state_dict(a)
+    inputs = encode_lessons(data["reach_x"].astype(np.float32), data["reach_cut"])
+    with torch.no_grad():
+        wanted = model(*(torch.from_numpy(x) for x in inputs)).numpy()
+    assert np.allclose(reach.logits(*inputs), wanted, atol=1e-4)
+    # The bot plays the race by it, legally, and a file missing one of its layers is named.
+    bot = LearnedBot(network)
+    assert bot.reach is not None and bot.race["margin"] == 0.5
+    for seed in range(2):
+        table = Table(players=4, seed=seed)
+        while not table.over and table.turns < 60:
+            action = bot.choose(table.view(table.turn), table.legal_actions())
+            assert action in table.legal_actions()
+            table.apply(action)
+    arrays = dict(np.load(network))
+    meta_text = json.loads(str(arrays.pop("meta")))
+    del arrays["reach_dense1_w"]
+    broken = tmp_path / "broken.npz"
+    save_network(broken, arrays, {k: v for k, v in meta_text.items() if k != "format"})
+    with pytest.raises(NetworkError, match="broken.npz lacks the reach network's layer"):
+        LearnedBot(broken)

@@ -19,7 +19,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rummy21.bots import check_bot_name
 from rummy21.cli import app, fail
 
-learn = typer.Typer(no_args_is_help=True, help="Train the learned bot: teach, train, export.")
+learn = typer.Typer(
+    no_args_is_help=True, help="Train the learned bot: teach, train, reach, export."
+)
 app.add_typer(learn, name="learn")
 
 
@@ -111,6 +113,45 @@ def train_command(
         fail(str(error))
 
 
+@learn.command("reach")
+def reach_command(
+    shards: Path = typer.Argument(..., help="A teacher run's folder (teach --reach)."),
+    out: Path = typer.Argument(..., help="The folder of the reach fit's checkpoint and curve."),
+    epochs: int = typer.Option(20, min=1, help="Passes over the lessons."),
+    batch: int = typer.Option(256, min=1, help="Lessons a step."),
+    learning_rate: float = typer.Option(2e-3, min=0.0, help="Adam's largest step size."),
+    seed: int = typer.Option(1, help="Seeds the weights and the order of the lessons."),
+    resume: bool = typer.Option(False, help="Go on from OUT's checkpoint."),
+) -> None:
+    """Stage 2b: the reach network, which reads a hand's distance to a valid declaration."""
+    from rummy21.learn.reach import ReachRun, train_reach
+
+    run = ReachRun(epochs=epochs, batch=batch, learning_rate=learning_rate, seed=seed)
+
+    def show(point: dict[str, float]) -> None:
+        typer.echo(
+            f"epoch {point['epoch']:.0f}: loss {point['loss']:.3f}, held-out distances read "
+            f"exactly {100 * point['exact']:.1f} %, mean error {point['mean_error']:.3f} "
+            f"cards, {point['samples_per_s']:.0f} samples/s"
+        )
+
+    try:
+        train_reach(shards, out, run, resume, show)
+    except ValueError as error:
+        fail(str(error))
+
+
+def _race(text: str) -> dict[str, float]:
+    settings: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = part.partition("=")
+        try:
+            settings[name.strip()] = float(value)
+        except ValueError:
+            fail(f"--race takes NAME=NUMBER settings, comma-separated, not {part!r}")
+    return settings
+
+
 @learn.command("export")
 def export_command(
     out: Path = typer.Argument(..., help="A fit's folder (rummy21 learn train)."),
@@ -121,6 +162,12 @@ def export_command(
         "the policy's --top likeliest).",
     ),
     top: int = typer.Option(3, min=1, help="For policy+value: the policy's moves compared."),
+    reach: Path | None = typer.Option(
+        None, help="A reach fit's folder (rummy21 learn reach): the bot plays the race by it."
+    ),
+    race: str = typer.Option(
+        "", help="The race rule's settings, e.g. margin=0.25,take=0.5,far_drop=3.5."
+    ),
 ) -> None:
     """Stage 4: the NumPy network file the learned bot plays (learned:PATH)."""
     from rummy21.learn.train import export
@@ -128,7 +175,7 @@ def export_command(
     if not (out / "checkpoint.pt").is_file():
         fail(f"no checkpoint in {out}: run rummy21 learn train first")
     try:
-        meta = export(out, network, head, top)
+        meta = export(out, network, head, top, reach, _race(race))
     except ValueError as error:
         fail(str(error))
     typer.echo(f"wrote {network} (head {meta['head']}): play it as learned:{network}")

@@ -39,7 +39,9 @@ from rummy21.env.actions import ACTION_COUNT, ACTIONS, DECLARE, DISCARD, mask_of
 from rummy21.env.declaring import hand_reading, sound_declarations
 from rummy21.env.network import Array, Network, NetworkError, load_network
 from rummy21.env.observation import Encoder, fields, size
-from rummy21.game.actions import Action, Declare, Drop
+from rummy21.env.reach import ReachNetwork
+from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
+from rummy21.game.events import DropKind
 from rummy21.game.turn import kept_after_taking
 from rummy21.game.view import Phase, View
 
@@ -222,6 +224,13 @@ def network_at(path: str | Path) -> Network:
     return net
 
 
+RACE = {"margin": 0.25, "take": 0.5, "far_drop": 3.5}
+"""The race rule's settings, for a network file that holds a reach network (its meta's
+``race`` may set them): a discard is compared only if the hand it leaves is within
+``margin`` cards (expected distance) of the nearest; the open card is taken when a card let
+go after it leaves a hand ``take`` cards nearer than now; a first drop from an expected
+distance of ``far_drop``."""
+
 HEADS = ("policy", "value", "policy+value")
 """How a network file's ``head`` chooses: the policy's likeliest legal move, the move of the
 highest value, or the highest-valued of the policy's ``top`` likeliest (its meta's ``top``,
@@ -241,6 +250,11 @@ class LearnedBot:
         self.top = int(self.network.meta.get("top", 3))
         self._encoders: dict[int, Encoder] = {}
         self._expert = ExpertBot()  # (its drop rule)
+        self.reach: ReachNetwork | None = None
+        """The reach network the file holds, if any: then the bot plays the race rule."""
+        self.race = {**RACE, **dict(self.network.meta.get("race", {}))}
+        if any(k.startswith("reach_") for k in self.network.parts):
+            self.reach = ReachNetwork.from_arrays(self.network.parts, self.name)
 
     def outputs(self, view: View) -> tuple[Array, Array]:
         """The network's policy logits and action values (points) for ``view``."""
@@ -256,12 +270,15 @@ class LearnedBot:
         for action in legal:
             if isinstance(action, Declare):
                 return action
+        counts = list(view.hand.counts)
         if Drop() in legal:
-            counts = list(view.hand.counts)
-            now = penalty_after(counts, view.cut, view.rules)
-            if self._expert.drops(view, counts, now):
+            if self.drops(view, counts):
                 return Drop()
             legal = [a for a in legal if not isinstance(a, Drop)]
+        if self.reach is not None:
+            legal = self._nearest(view, counts, legal)
+            if len(legal) == 1:
+                return legal[0]
         mask = mask_of(legal).astype(bool)
         logits, values = self.outputs(view)
         policy = np.where(mask, logits, -np.inf)
@@ -272,6 +289,49 @@ class LearnedBot:
         # policy+value: the best-valued of the policy's ``top`` likeliest moves.
         likely = np.argsort(-policy, kind="stable")[: min(self.top, int(mask.sum()))]
         return ACTIONS[int(likely[int(values[likely].argmax())])]
+
+    def drops(self, view: View, counts: list[int]) -> bool:
+        """The drop rule: the expert's (:meth:`~rummy21.bots.expert.ExpertBot.drops`), and
+        with a reach network also a first drop when the hand is far from a valid
+        declaration (its expected distance ``far_drop`` or more, as the race bot drops
+        four or more cards away)."""
+        now = penalty_after(counts, view.cut, view.rules)
+        if self.reach is not None and view.drop_kind is DropKind.FIRST and not now.valid:
+            far = float(self.reach.expected(np.asarray([counts]), view.jokers)[0])
+            if far >= self.race["far_drop"]:
+                return True
+        return self._expert.drops(view, counts, now)
+
+    def _nearest(self, view: View, counts: list[int], legal: list[Action]) -> list[Action]:
+        """The race rule with the reach network's distances (as :mod:`rummy21.bots.race`
+        with the solver's): the discards whose hand left is within ``margin`` of the
+        nearest; the open card alone when some card let go after taking it leaves a hand
+        ``take`` nearer than now; else ``legal`` as it is."""
+        reach = self.reach
+        assert reach is not None
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if discards:
+            hands = np.repeat(np.asarray([counts], dtype=np.float32), len(discards), axis=0)
+            hands[np.arange(len(discards)), [a.card.index for a in discards]] -= 1
+            away = reach.expected(hands, view.jokers)
+            near = away <= away.min() + self.race["margin"]
+            kept = [a for a, keep in zip(discards, near, strict=True) if keep]
+            return kept + [a for a in legal if not isinstance(a, Discard)]
+        take = Draw(Source.OPEN)
+        top = view.top
+        if take not in legal or top is None:
+            return legal
+        taking = list(counts)
+        taking[top.card.index] += 1
+        blocked = kept_after_taking(top.card, view.rules)
+        kinds = [i for i, n in enumerate(taking) if n and (blocked is None or i != blocked.index)]
+        hands = np.repeat(np.asarray([taking], dtype=np.float32), len(kinds) + 1, axis=0)
+        hands[np.arange(len(kinds)), kinds] -= 1
+        hands[-1] = counts  # the hand now
+        away = reach.expected(hands, view.jokers)
+        if away[:-1].min() <= away[-1] - self.race["take"]:
+            return [take]
+        return legal
 
 
 def learned_bot(argument: str, seed: int | None = None) -> LearnedBot:

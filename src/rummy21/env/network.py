@@ -39,6 +39,8 @@ FORMAT = "rummy21-network-1"
 """The ``format`` a network file's ``meta`` names."""
 
 Array = npt.NDArray[np.float32]
+PART_PREFIXES = ("reach_",)
+"""The names of the arrays a file may hold for other networks (:attr:`Network.parts`)."""
 
 
 class NetworkError(ValueError):
@@ -56,6 +58,9 @@ class Network:
     checks: dict[str, Array] = field(default_factory=dict)
     """Inputs the trainer kept (``check_x``, ``check_mask``) with its own outputs for them
     (``check_policy``, ``check_value``): :meth:`check_problem` compares."""
+    parts: dict[str, Array] = field(default_factory=dict)
+    """Arrays of networks that travel in the same file (``reach_*``: the reach network,
+    :mod:`rummy21.env.reach`), read by the bot that uses them."""
 
     @property
     def inputs(self) -> int:
@@ -141,7 +146,8 @@ def load_network(path: str | Path) -> Network:
     if not all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in (*hidden, policy, value)):
         raise NetworkError(f"{path} holds weights that are not finite numbers")
     checks = {k: _f32(v) for k, v in arrays.items() if k.startswith("check_")}
-    return Network(tuple(hidden), policy, value, meta, checks)
+    parts = {k: _f32(v) for k, v in arrays.items() if k.startswith(PART_PREFIXES)}
+    return Network(tuple(hidden), policy, value, meta, checks, parts)
 
 
 def _f32(array: Any) -> Array:

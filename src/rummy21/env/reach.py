@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from rummy21.cards import JOKER_INDEX
+from rummy21.cards import JOKER_INDEX, Card
 from rummy21.env.network import Array, NetworkError
 from rummy21.jokers import Jokers
 
@@ -121,7 +121,7 @@ class ReachNetwork:
         layers = {k: np.ascontiguousarray(arrays[k], dtype=np.float32) for k in LAYERS}
         net = cls(layers)
         try:
-            out = net.logits(*encode(np.zeros((1, JOKER_INDEX + 1)), Jokers.from_cut(0)))
+            out = net.logits(*encode(np.zeros((1, JOKER_INDEX + 1)), Jokers.from_cut(Card(0))))
         except ValueError as error:
             raise NetworkError(f"{name}: a reach layer of the wrong shape ({error})") from None
         if out.shape != (1, CLASSES):
@@ -129,6 +129,23 @@ class ReachNetwork:
         if not all(np.isfinite(w).all() for w in layers.values()):
             raise NetworkError(f"{name} holds reach weights that are not finite numbers")
         return net
+
+    def check_problem(self, parts: dict[str, Array], tolerance: float = 1e-3) -> str | None:
+        """What differs between this network's distance logits and the trainer's on the hands
+        the file keeps (``reach_check_x``, ``reach_check_cut``, ``reach_check_logits``);
+        ``None`` if nothing does, or the file keeps none."""
+        if "reach_check_x" not in parts:
+            return None
+        x, cuts, theirs = (parts[f"reach_check_{k}"] for k in ("x", "cut", "logits"))
+        mine = np.zeros_like(theirs)
+        for cut in np.unique(cuts):
+            rows = np.flatnonzero(cuts == cut)
+            mine[rows] = self.logits(*encode(x[rows], Jokers.from_cut(Card(int(cut)))))
+        if not np.allclose(mine, theirs, atol=tolerance * max(1.0, float(np.abs(theirs).max()))):
+            return f"the reach network's logits differ by up to {np.abs(mine - theirs).max()}"
+        if (mine.argmax(1) != theirs.argmax(1)).any():
+            return "the reach network reads other distances"
+        return None
 
     def logits(self, grid: Array, ranks: Array, extra: Array) -> Array:
         """The distance logits ``(B, 6)`` of encoded hands (:func:`encode`)."""

@@ -33,8 +33,9 @@ import numpy as np
 
 from rummy21.charts import line_chart
 from rummy21.env.actions import ACTION_COUNT
-from rummy21.env.learned import FEATURES, HEADS, suit_maps
+from rummy21.env.learned import FEATURES, HEADS, RACE, suit_maps
 from rummy21.env.network import load_network, save_network
+from rummy21.env.reach import ReachNetwork
 from rummy21.learn.teacher import load_shards
 
 CHECK_ROWS = 64
@@ -232,12 +233,24 @@ def _write_curve(path: Path, curve: list[dict[str, float]]) -> None:
         writer.writerows(curve)
 
 
-def export(out: Path, network: Path, head: str = "policy", top: int = 3) -> dict[str, Any]:
+def export(
+    out: Path,
+    network: Path,
+    head: str = "policy",
+    top: int = 3,
+    reach: Path | None = None,
+    race: dict[str, float] | None = None,
+) -> dict[str, Any]:
     """Write the trained model of ``out`` (its checkpoint) as the NumPy network file
     ``network``, playing by ``head`` (:data:`~rummy21.env.learned.HEADS`; ``top`` for
-    ``policy+value``); its meta."""
+    ``policy+value``); with ``reach``, a reach fit's folder (:mod:`rummy21.learn.reach`),
+    its network too, which the bot plays the race by (``race``: the rule's settings,
+    :data:`~rummy21.env.learned.RACE`, defaults for those not given); its meta."""
     if head not in HEADS:
         raise ValueError(f"the head to play is one of {', '.join(HEADS)}, not {head!r}")
+    unknown = set(race or {}) - set(RACE)
+    if unknown:
+        raise ValueError(f"the race rule has no setting {sorted(unknown)[0]!r}")
     torch = _torch()
     settings = json.loads((out / "train.json").read_text())
     fields = {k: v for k, v in settings.items() if k != "shards"}
@@ -255,7 +268,7 @@ def export(out: Path, network: Path, head: str = "policy", top: int = 3) -> dict
     arrays["value_w"] = model.value.weight.detach().numpy().T * SCORE_SCALE  # in points
     arrays["value_b"] = model.value.bias.detach().numpy() * SCORE_SCALE
     last = state["curve"][-1] if state["curve"] else {}
-    meta = {
+    meta: dict[str, Any] = {
         "head": head,
         "top": top,
         "inputs": FEATURES,
@@ -263,6 +276,15 @@ def export(out: Path, network: Path, head: str = "policy", top: int = 3) -> dict
         "trained": settings,
         "curve_end": last,
     }
+    if reach is not None:
+        from rummy21.learn.reach import reach_arrays
+
+        if not (reach / "checkpoint.pt").is_file():
+            raise ValueError(f"no reach fit in {reach}: run rummy21 learn reach first")
+        reach_layers, reach_meta = reach_arrays(reach)
+        arrays.update(reach_layers)
+        meta["reach"] = reach_meta
+        meta["race"] = {**RACE, **(race or {})}
     # A fixed set of inputs and what PyTorch makes of them, kept in the file: the network the
     # bot plays must give the same outputs (tests/test_bot_learned.py, and below).
     rng = np.random.default_rng(0)
@@ -277,7 +299,12 @@ def export(out: Path, network: Path, head: str = "policy", top: int = 3) -> dict
     arrays["check_value"] = values.numpy() * SCORE_SCALE
     network.parent.mkdir(parents=True, exist_ok=True)
     save_network(network, arrays, meta)
-    problem = load_network(network).check_problem()
+    written = load_network(network)
+    problem = written.check_problem()
+    if problem is None and reach is not None:
+        problem = ReachNetwork.from_arrays(written.parts, str(network)).check_problem(
+            written.parts
+        )
     if problem is not None:
         raise ValueError(f"the exported network differs from the trained one: {problem}")
     return meta
