@@ -151,3 +151,31 @@ def test_making_and_playing_it_never_imports_torch() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_open_card_s_figures_are_the_analysis_s() -> None:
+    """Before drawing, the input's penalty and validity with the open card taken (read in
+    numbers from every release) are those of the engine's analysis of the 22 cards."""
+    from rummy21.analysis import analyze
+    from rummy21.env.learned import OBSERVED, PLANES, SCALARS, features
+    from rummy21.env.observation import Encoder
+    from rummy21.game.turn import kept_after_taking
+    from rummy21.game.view import Phase
+
+    at = OBSERVED + len(PLANES) * 53 + SCALARS.index("penalty_taking_open")
+    checked = 0
+    for seed in range(6):
+        table = Table(players=3, seed=seed)
+        bots = [make_bot("greedy", seed) for _ in range(3)]
+        while not table.over:
+            view = table.view(table.turn)
+            top = view.top
+            if view.phase is Phase.DRAW and top is not None and view.can_take_open:
+                x = features(Encoder(3).encode(view), view)
+                keep = kept_after_taking(top.card, view.rules)
+                after = analyze((*view.hand, top.card), view.cut, view.rules, keep=keep)
+                assert x[at] == np.float32(after.penalty.points / 120)
+                assert x[at + 1] == after.valid
+                checked += 1
+            table.apply(bots[table.turn].choose(view, table.legal_actions()))
+    assert checked > 30

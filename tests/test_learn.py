@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from rummy21.cli import _register, app
 from rummy21.env.actions import ACTION_COUNT, action_of
-from rummy21.env.learned import FEATURES, LearnedBot
+from rummy21.env.learned import FEATURES, RACE, LearnedBot
 from rummy21.learn.teacher import TeacherRun, generate, load_shards
 
 RUN = TeacherRun(players=(2, 3), deals=4, deals_per_shard=2, seed=77, explore=0.2)
@@ -162,7 +162,7 @@ def test_the_reach_fit_resumes_and_its_export_reads_as_pytorch_does(tmp_path: Pa
     train(tmp_path / "shards", tmp_path / "fit", TrainRun(hidden=(16,), epochs=1, holdout=2))
     network = tmp_path / "net.npz"
     meta = export(tmp_path / "fit", network, reach=tmp_path / "reach", race={"margin": 0.5})
-    assert meta["race"] == {"margin": 0.5, "take": 0.5, "far_drop": 3.5}
+    assert meta["race"] == {**RACE, "margin": 0.5}
     # The NumPy network reads every lesson as the PyTorch one does.
     loaded = load_network(network)
     reach = ReachNetwork.from_arrays(loaded.parts, str(network))

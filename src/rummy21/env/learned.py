@@ -29,7 +29,6 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from rummy21.analysis import analyze
 from rummy21.bots import BOT_KINDS
 from rummy21.bots.evaluate import penalty_after
 from rummy21.bots.expert import ExpertBot, release_readings
@@ -71,6 +70,17 @@ for _kind, _near in enumerate(NEAR):
     for _other in _near:
         if _other != _kind:
             _NEAR[_kind, _other] = 1.0
+
+
+@cache
+def one_blas_thread() -> None:
+    """Keep NumPy's BLAS to one thread in this process, once (threadpoolctl): the bot's
+    matrices are small, so more threads only spin beside the one that works — on a loaded
+    machine they multiplied its CPU time a move by ten. A process that makes a learned bot
+    keeps the limit."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1, user_api="blas")
 
 
 def shipped_network() -> Path:
@@ -178,10 +188,16 @@ def reading(view: View, out: Array) -> None:
     scalars[3] = analysis.value.points / 100
     top = view.top
     if view.phase is Phase.DRAW and top is not None and view.can_take_open:
-        taking = (*view.hand, top.card)
+        # The 21 the analysis would keep of the 22 (RULES §8: a valid declaration first, then
+        # the lowest penalty), read in numbers: the same two figures as analyze's.
+        taking = [*held]
+        taking[top.card.index] += 1
         kept = kept_after_taking(top.card, view.rules)
-        after = analyze(taking, view.cut, view.rules, keep=kept)
-        scalars[4] = after.penalty.points / 120
+        blocked = None if kept is None else kept.index
+        after = min(
+            release_readings(taking, blocked, view).values(), key=lambda r: (not r.valid, r.points)
+        )
+        scalars[4] = after.points / 120
         scalars[5] = after.valid
 
 
@@ -224,12 +240,13 @@ def network_at(path: str | Path) -> Network:
     return net
 
 
-RACE = {"margin": 0.25, "take": 0.5, "far_drop": 3.5}
+RACE = {"margin": 0.05, "take": 0.5, "far_drop": 3.0, "tie_policy": 0.0, "draw_policy": 1.0}
 """The race rule's settings, for a network file that holds a reach network (its meta's
 ``race`` may set them): a discard is compared only if the hand it leaves is within
-``margin`` cards (expected distance) of the nearest; the open card is taken when a card let
-go after it leaves a hand ``take`` cards nearer than now; a first drop from an expected
-distance of ``far_drop``."""
+``margin`` cards (expected distance) of the nearest, and those that are by the policy
+(``tie_policy`` 1) or by the penalty left (0); the open card is taken when a card let go
+after it leaves a hand ``take`` cards nearer than now, and otherwise as the policy says
+(``draw_policy`` 1) or never (0); a first drop from an expected distance of ``far_drop``. Tuned on seeds 61 and 62 (``docs/learn/tune/``)."""
 
 HEADS = ("policy", "value", "policy+value")
 """How a network file's ``head`` chooses: the policy's likeliest legal move, the move of the
@@ -250,6 +267,7 @@ class LearnedBot:
         self.top = int(self.network.meta.get("top", 3))
         self._encoders: dict[int, Encoder] = {}
         self._expert = ExpertBot()  # (its drop rule)
+        one_blas_thread()
         self.reach: ReachNetwork | None = None
         """The reach network the file holds, if any: then the bot plays the race rule."""
         self.race = {**RACE, **dict(self.network.meta.get("race", {}))}
@@ -266,17 +284,19 @@ class LearnedBot:
         return logits[0], values[0]
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
-        legal = sound_declarations(view, legal_actions)
+        counts = list(view.hand.counts)
+        legal = self._sound(view, counts, legal_actions)
         for action in legal:
             if isinstance(action, Declare):
                 return action
-        counts = list(view.hand.counts)
         if Drop() in legal:
             if self.drops(view, counts):
                 return Drop()
             legal = [a for a in legal if not isinstance(a, Drop)]
         if self.reach is not None:
             legal = self._nearest(view, counts, legal)
+            if len(legal) > 1 and not self.race["tie_policy"]:
+                legal = self._least_penalty(view, counts, legal)
             if len(legal) == 1:
                 return legal[0]
         mask = mask_of(legal).astype(bool)
@@ -289,6 +309,34 @@ class LearnedBot:
         # policy+value: the best-valued of the policy's ``top`` likeliest moves.
         likely = np.argsort(-policy, kind="stable")[: min(self.top, int(mask.sum()))]
         return ACTIONS[int(likely[int(values[likely].argmax())])]
+
+    def _sound(self, view: View, counts: list[int], legal: Sequence[Action]) -> list[Action]:
+        """The legal actions with only the declaration the engine finds valid
+        (:func:`~rummy21.env.declaring.sound_declarations`). With a reach network, whether
+        any is valid is read first from the hands left by each release, in numbers (cached,
+        as the expert reads them): the engine's whole analysis of the 22 is asked only when
+        one is."""
+        if self.reach is None or view.phase is not Phase.DISCARD:
+            return sound_declarations(view, legal)
+        blocked = None if view.blocked is None else view.blocked.index
+        if any(r.valid for r in release_readings(counts, blocked, view).values()):
+            return sound_declarations(view, legal)
+        return [a for a in legal if not isinstance(a, Declare)]
+
+    def _least_penalty(self, view: View, counts: list[int], legal: list[Action]) -> list[Action]:
+        """Of the discards in ``legal``, the one whose hand left pays the least (then the
+        highest card let go, then the first): the tie-break when the policy does not break
+        ties (race setting ``tie_policy`` 0)."""
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if len(discards) < 2:
+            return legal
+        blocked = None if view.blocked is None else view.blocked.index
+        readings = release_readings(counts, blocked, view)
+        best = min(
+            discards,
+            key=lambda a: (readings[a.card.index].points, -a.card.points, a.card.index),
+        )
+        return [best]
 
     def drops(self, view: View, counts: list[int]) -> bool:
         """The drop rule: the expert's (:meth:`~rummy21.bots.expert.ExpertBot.drops`), and
@@ -331,6 +379,8 @@ class LearnedBot:
         away = reach.expected(hands, view.jokers)
         if away[:-1].min() <= away[-1] - self.race["take"]:
             return [take]
+        if not self.race["draw_policy"]:
+            return [a for a in legal if a != take]
         return legal
 
 

@@ -96,13 +96,16 @@ def encode(counts: npt.ArrayLike, jokers: Jokers) -> tuple[Array, Array, Array]:
 
 
 def _conv(x: Array, weights: Array, bias: Array) -> Array:
-    """A same-padded 1-D convolution of ``x`` ``(N, in, L)`` by ``weights`` ``(out, in, k)``."""
+    """A same-padded 1-D convolution of ``x`` ``(N, L, in)`` (channels last) by PyTorch's
+    ``weights`` ``(out, in, k)``: the ``k`` shifted copies side by side, one matrix product."""
     width = weights.shape[2]
     pad = width // 2
-    padded = np.pad(x, ((0, 0), (0, 0), (pad, pad)))
-    windows = np.lib.stride_tricks.sliding_window_view(padded, width, axis=2)  # (N, in, L, k)
-    out = np.einsum("nilk,oik->nol", windows, weights, optimize=True)
-    return out + bias[None, :, None]
+    length = x.shape[1]
+    padded = np.pad(x, ((0, 0), (pad, pad), (0, 0)))
+    windows = np.concatenate([padded[:, j : j + length, :] for j in range(width)], axis=2)
+    kernel = weights.transpose(2, 1, 0).reshape(-1, weights.shape[0])  # (k * in, out)
+    out: Array = windows @ kernel + bias
+    return out
 
 
 @dataclass(frozen=True)
@@ -148,16 +151,29 @@ class ReachNetwork:
         return None
 
     def logits(self, grid: Array, ranks: Array, extra: Array) -> Array:
-        """The distance logits ``(B, 6)`` of encoded hands (:func:`encode`)."""
+        """The distance logits ``(B, 6)`` of encoded hands (:func:`encode`). A suit's row is
+        read once however many hands of the batch hold it (the hands a bot compares differ
+        by a card or two, so most of their rows are the same)."""
         w = self.layers
         batch = grid.shape[0]
-        rows = grid.transpose(0, 2, 1, 3).reshape(batch * SUITS, 3, PLACES)
-        h = np.maximum(_conv(rows, w["reach_conv1_w"], w["reach_conv1_b"]), 0.0)
+        rows = np.ascontiguousarray(grid.transpose(0, 2, 3, 1)).reshape(batch * SUITS, -1)
+        seen: dict[bytes, int] = {}
+        which = np.empty(len(rows), dtype=np.intp)
+        picks: list[int] = []
+        for i, row in enumerate(rows):
+            j = seen.setdefault(row.tobytes(), len(picks))
+            if j == len(picks):
+                picks.append(i)
+            which[i] = j
+        h = rows[picks].reshape(-1, PLACES, 3)
+        h = np.maximum(_conv(h, w["reach_conv1_w"], w["reach_conv1_b"]), 0.0)
         h = np.maximum(_conv(h, w["reach_conv2_w"], w["reach_conv2_b"]), 0.0)
-        runs = h.reshape(batch, SUITS, -1, PLACES).sum(axis=(1, 3)) / 8
-        r = np.maximum(_conv(ranks, w["reach_rank1_w"], w["reach_rank1_b"]), 0.0)
-        r = np.maximum(_conv(r, w["reach_rank2_w"], w["reach_rank2_b"]), 0.0)
-        top = np.concatenate([runs, r.sum(axis=2) / 4, extra, r.max(axis=2)], axis=1)
+        per_row = h.sum(axis=1)
+        runs = per_row[which].reshape(batch, SUITS, -1).sum(axis=1) / 8
+        r = ranks.transpose(0, 2, 1)  # (B, 13, 5)
+        r = np.maximum(r @ w["reach_rank1_w"][:, :, 0].T + w["reach_rank1_b"], 0.0)
+        r = np.maximum(r @ w["reach_rank2_w"][:, :, 0].T + w["reach_rank2_b"], 0.0)
+        top = np.concatenate([runs, r.sum(axis=1) / 4, extra, r.max(axis=1)], axis=1)
         h = np.maximum(top @ w["reach_dense1_w"].T + w["reach_dense1_b"], 0.0)
         h = np.maximum(h @ w["reach_dense2_w"].T + w["reach_dense2_b"], 0.0)
         out: Array = h @ w["reach_out_w"].T + w["reach_out_b"]
