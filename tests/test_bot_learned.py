@@ -168,7 +168,9 @@ def test_the_open_card_s_figures_are_the_analysis_s() -> None:
         table = Table(players=3, seed=seed)
         bots = [make_bot("greedy", seed) for _ in range(3)]
         while not table.over:
-            view = table.view(table.turn)
+            seat = table.turn
+            assert seat is not None
+            view = table.view(seat)
             top = view.top
             if view.phase is Phase.DRAW and top is not None and view.can_take_open:
                 x = features(Encoder(3).encode(view), view)
@@ -177,5 +179,5 @@ def test_the_open_card_s_figures_are_the_analysis_s() -> None:
                 assert x[at] == np.float32(after.penalty.points / 120)
                 assert x[at + 1] == after.valid
                 checked += 1
-            table.apply(bots[table.turn].choose(view, table.legal_actions()))
+            table.apply(bots[seat].choose(view, table.legal_actions()))
     assert checked > 30

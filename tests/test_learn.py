@@ -149,10 +149,10 @@ def test_the_reach_fit_resumes_and_its_export_reads_as_pytorch_does(tmp_path: Pa
 
     generate(REACH_RUN, tmp_path / "shards")
     small = {"rows_channels": 8, "runs_channels": 8, "rank_channels": 4, "dense": 16}
-    run = ReachRun(**small, epochs=2, batch=32, holdout=2)  # type: ignore[arg-type]
+    run = ReachRun(**small, epochs=2, batch=32, holdout=2)
     curve = train_reach(tmp_path / "shards", tmp_path / "reach", run)
     assert [p["epoch"] for p in curve] == [1, 2] and 0 <= curve[-1]["exact"] <= 1
-    once = ReachRun(**small, epochs=2, batch=32, holdout=2)  # type: ignore[arg-type]
+    once = ReachRun(**small, epochs=2, batch=32, holdout=2)
     train_reach(tmp_path / "shards", tmp_path / "split", once)
     a = torch.load(tmp_path / "reach" / "checkpoint.pt", weights_only=False)["model"]
     b = torch.load(tmp_path / "split" / "checkpoint.pt", weights_only=False)["model"]
@@ -180,7 +180,9 @@ def test_the_reach_fit_resumes_and_its_export_reads_as_pytorch_does(tmp_path: Pa
     for seed in range(2):
         table = Table(players=4, seed=seed)
         while not table.over and table.turns < 60:
-            action = bot.choose(table.view(table.turn), table.legal_actions())
+            seat = table.turn
+            assert seat is not None
+            action = bot.choose(table.view(seat), table.legal_actions())
             assert action in table.legal_actions()
             table.apply(action)
     arrays = dict(np.load(network))
@@ -188,5 +190,5 @@ def test_the_reach_fit_resumes_and_its_export_reads_as_pytorch_does(tmp_path: Pa
     del arrays["reach_dense1_w"]
     broken = tmp_path / "broken.npz"
     save_network(broken, arrays, {k: v for k, v in meta_text.items() if k != "format"})
-    with pytest.raises(NetworkError, match="broken.npz lacks the reach network's layer"):
+    with pytest.raises(NetworkError, match=r"broken\.npz lacks the reach network's layer"):
         LearnedBot(broken)

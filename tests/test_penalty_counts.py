@@ -41,3 +41,32 @@ def test_penalty_counts_matches_on_hands_built_of_runs() -> None:
         score = score_counts(counts, jokers)
         expected = (score.points, score.valid, score.pure_groups_possible)
         assert penalty_counts(counts, jokers) == expected
+
+
+def test_valid_counts_is_penalty_counts_validity_on_near_complete_hands() -> None:
+    """The bounded reading of validity says what the whole reading says, on hands built near
+    every option (half of them valid) and on random ones, in both rule sets; and a 22-card
+    hand that may_hold_valid rules out has no valid release."""
+    from handgen import corpus, rule_variants
+
+    from rummy21.analysis import may_hold_valid, valid_counts
+    from rummy21.bots.evaluate import valid_release
+
+    seen = {True: 0, False: 0}
+    for name, rules in rule_variants("classic", "adda52").items():
+        for cut, hand, _ in corpus(hash(name) % 1000, 150, 600, rules):
+            counts, jokers = counts_of(hand), Jokers.from_cut(cut)
+            valid = penalty_counts(counts, jokers, rules)[1]
+            assert valid_counts(counts, jokers, rules) == valid, (cut, hand)
+            seen[valid] += 1
+            extra = list(counts)
+            extra[ALL_CARDS.index(cut)] += extra[ALL_CARDS.index(cut)] < 3
+            if sum(extra) == 22:
+                any_valid = any(
+                    penalty_counts([n - (i == k) for i, n in enumerate(extra)], jokers, rules)[1]
+                    for k in range(len(extra))
+                    if extra[k]
+                )
+                assert valid_release(extra, cut, rules) == any_valid
+                assert may_hold_valid(extra, jokers, rules) or not any_valid
+    assert seen[True] > 200 and seen[False] > 200

@@ -548,6 +548,38 @@ def penalty_counts(
     return min(uncapped, rules.full_count_cap), bool(options), possible
 
 
+def valid_counts(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> bool:
+    """Whether a 21-card count vector is a valid declaration (RULES §5): the ``valid`` of
+    :func:`penalty_counts`, read with the solver bounded to arrangements that leave nothing
+    loose (most hands are far from one, and the bound prunes nearly all their arrangements).
+    No input checks.
+
+    >>> hand = Hand.parse("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C")
+    >>> valid_counts(hand.counts, Jokers.from_cut("7D"))
+    True
+    >>> valid_counts(hand.counts, Jokers.from_cut("2C"))
+    False
+    """
+    if any(_holds(_tally(counts, jokers), rules).values()):
+        return True
+    if not pure_groups_possible(counts, rules):
+        return False
+    return solve_unchecked(counts, jokers, rules, bound=0).option_a is not None
+
+
+def may_hold_valid(counts: Sequence[int], jokers: Jokers, rules: RuleSet = CLASSIC) -> bool:
+    """Whether the cards of ``counts`` (any number: 22 after a draw) could hold a valid
+    declaration among them — the pure groups option A needs, or the tunnelas, dublees or
+    jokers of options B, C or D. A card taken away never adds to any of them, so when this
+    is ``False`` no 21 of the 22 is valid, and no release needs reading.
+
+    >>> may_hold_valid(Hand.parse("7S 8S 9S 2H 3H 4H JC QC 5D 5H").counts, Jokers.from_cut("KD"))
+    False
+    """
+    holds = _holds(_tally(counts, jokers), rules)
+    return pure_groups_possible(counts, rules) or any(holds.values())
+
+
 _NO_SOLUTION = Solution(None, None, None)
 """What the solver finds for a hand that cannot form enough pure groups."""
 

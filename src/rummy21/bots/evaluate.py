@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from rummy21.analysis import penalty_counts
+from rummy21.analysis import may_hold_valid, penalty_counts, valid_counts
 from rummy21.cards import Card
 from rummy21.distance import distance_counts
 from rummy21.jokers import Jokers
@@ -54,6 +54,37 @@ def _jokers(cut: Card) -> Jokers:
 def penalty_after(counts: Sequence[int], cut: Card, rules: RuleSet = CLASSIC) -> Reading:
     """The cached :class:`Reading` of the hand with count vector ``counts``."""
     return _read(tuple(counts), cut, rules)
+
+
+@lru_cache(maxsize=1 << 16)
+def _valid(counts: tuple[int, ...], cut: Card, rules: RuleSet) -> bool:
+    with paused_collection():
+        return valid_counts(counts, _jokers(cut), rules)
+
+
+def valid_release(
+    counts: Sequence[int], cut: Card, rules: RuleSet = CLASSIC, blocked: int | None = None
+) -> bool:
+    """Whether letting go some card of the 22 ``counts`` (not the kind ``blocked``) leaves a
+    valid declaration: each release read by :func:`~rummy21.analysis.valid_counts` (cached),
+    none when the 22 cannot hold one (:func:`~rummy21.analysis.may_hold_valid`).
+
+    >>> from rummy21.cards import Hand
+    >>> hand = Hand.parse("7S 8S 9S 10S 2H 3H 4H JC QC KC 5D 5D 5D AH AD AC 9C 9H 6D 8D 4C KS")
+    >>> valid_release(hand.counts, Card.parse("7D")), valid_release(hand.counts, Card.parse("2C"))
+    (True, False)
+    """
+    if not may_hold_valid(counts, _jokers(cut), rules):
+        return False
+    held = list(counts)
+    for index, n in enumerate(counts):
+        if n and index != blocked:
+            held[index] -= 1
+            valid = _valid(tuple(held), cut, rules)
+            held[index] += 1
+            if valid:
+                return True
+    return False
 
 
 FAR = 5

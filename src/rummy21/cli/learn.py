@@ -86,6 +86,9 @@ def train_command(
     learning_rate: float = typer.Option(1e-3, min=0.0, help="Adam's step size."),
     value_weight: float = typer.Option(1.0, min=0.0, help="The value loss's weight."),
     seed: int = typer.Option(1, help="Seeds the weights and the order of the rows."),
+    draws_only: bool = typer.Option(
+        False, help="Fit on the draw decisions alone (what a bot with a reach network asks)."
+    ),
     resume: bool = typer.Option(False, help="Go on from OUT's checkpoint."),
 ) -> None:
     """Stage 2: behaviour cloning (policy head) and Monte-Carlo values (value head)."""
@@ -98,6 +101,7 @@ def train_command(
         learning_rate,
         value_weight=value_weight,
         seed=seed,
+        draws_only=draws_only,
     )
 
     def show(point: dict[str, float]) -> None:
@@ -117,6 +121,11 @@ def train_command(
 def reach_command(
     shards: Path = typer.Argument(..., help="A teacher run's folder (teach --reach)."),
     out: Path = typer.Argument(..., help="The folder of the reach fit's checkpoint and curve."),
+    widths: str = typer.Option(
+        "96,64,32,256",
+        help="Channels of the suit rows' two convolutions and of the ranks' layers, and the "
+        "dense layer's width.",
+    ),
     epochs: int = typer.Option(20, min=1, help="Passes over the lessons."),
     batch: int = typer.Option(256, min=1, help="Lessons a step."),
     learning_rate: float = typer.Option(2e-3, min=0.0, help="Adam's largest step size."),
@@ -126,7 +135,10 @@ def reach_command(
     """Stage 2b: the reach network, which reads a hand's distance to a valid declaration."""
     from rummy21.learn.reach import ReachRun, train_reach
 
-    run = ReachRun(epochs=epochs, batch=batch, learning_rate=learning_rate, seed=seed)
+    sizes = _sizes(widths, "--widths")
+    if len(sizes) != 4:
+        fail(f"--widths takes four numbers (rows, runs, ranks, dense), not {widths!r}")
+    run = ReachRun(*sizes, epochs=epochs, batch=batch, learning_rate=learning_rate, seed=seed)
 
     def show(point: dict[str, float]) -> None:
         typer.echo(

@@ -29,8 +29,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from rummy21.analysis import analyze
 from rummy21.bots import BOT_KINDS
-from rummy21.bots.evaluate import penalty_after
+from rummy21.bots.evaluate import penalty_after, valid_release
 from rummy21.bots.expert import ExpertBot, release_readings
 from rummy21.bots.tracking import NEAR, next_active, read_public
 from rummy21.cards import JOKER_INDEX, RANK_NAMES, TYPE_COUNT, Suit
@@ -188,16 +189,10 @@ def reading(view: View, out: Array) -> None:
     scalars[3] = analysis.value.points / 100
     top = view.top
     if view.phase is Phase.DRAW and top is not None and view.can_take_open:
-        # The 21 the analysis would keep of the 22 (RULES §8: a valid declaration first, then
-        # the lowest penalty), read in numbers: the same two figures as analyze's.
-        taking = [*held]
-        taking[top.card.index] += 1
+        taking = (*view.hand, top.card)
         kept = kept_after_taking(top.card, view.rules)
-        blocked = None if kept is None else kept.index
-        after = min(
-            release_readings(taking, blocked, view).values(), key=lambda r: (not r.valid, r.points)
-        )
-        scalars[4] = after.points / 120
+        after = analyze(taking, view.cut, view.rules, keep=kept)
+        scalars[4] = after.penalty.points / 120
         scalars[5] = after.valid
 
 
@@ -240,13 +235,23 @@ def network_at(path: str | Path) -> Network:
     return net
 
 
-RACE = {"margin": 0.05, "take": 0.5, "far_drop": 3.0, "tie_policy": 0.0, "draw_policy": 1.0}
+RACE = {
+    "margin": 0.05,
+    "take": 0.5,
+    "far_drop": 3.0,
+    "tie_policy": 0.0,
+    "draw_policy": 1.0,
+    "ask": -0.05,
+}
 """The race rule's settings, for a network file that holds a reach network (its meta's
 ``race`` may set them): a discard is compared only if the hand it leaves is within
 ``margin`` cards (expected distance) of the nearest, and those that are by the policy
 (``tie_policy`` 1) or by the penalty left (0); the open card is taken when a card let go
 after it leaves a hand ``take`` cards nearer than now, and otherwise as the policy says
-(``draw_policy`` 1) or never (0); a first drop from an expected distance of ``far_drop``. Tuned on seeds 61 and 62 (``docs/learn/tune/``)."""
+(``draw_policy`` 1; the policy is not asked, and the stock drawn, when the nearest hand
+after taking is more than ``ask`` cards further than now) or never (0); a first drop from an
+expected distance of ``far_drop``.
+Tuned on seeds 61 and 62 (``docs/learn/tune/race_settings.md``)."""
 
 HEADS = ("policy", "value", "policy+value")
 """How a network file's ``head`` chooses: the policy's likeliest legal move, the move of the
@@ -313,13 +318,12 @@ class LearnedBot:
     def _sound(self, view: View, counts: list[int], legal: Sequence[Action]) -> list[Action]:
         """The legal actions with only the declaration the engine finds valid
         (:func:`~rummy21.env.declaring.sound_declarations`). With a reach network, whether
-        any is valid is read first from the hands left by each release, in numbers (cached,
-        as the expert reads them): the engine's whole analysis of the 22 is asked only when
-        one is."""
+        any is valid is read first, in numbers (:func:`~rummy21.bots.evaluate.valid_release`):
+        the engine's whole analysis of the 22 is asked only when one is."""
         if self.reach is None or view.phase is not Phase.DISCARD:
             return sound_declarations(view, legal)
         blocked = None if view.blocked is None else view.blocked.index
-        if any(r.valid for r in release_readings(counts, blocked, view).values()):
+        if valid_release(counts, view.cut, view.rules, blocked):
             return sound_declarations(view, legal)
         return [a for a in legal if not isinstance(a, Declare)]
 
@@ -330,13 +334,14 @@ class LearnedBot:
         discards = [a for a in legal if isinstance(a, Discard)]
         if len(discards) < 2:
             return legal
-        blocked = None if view.blocked is None else view.blocked.index
-        readings = release_readings(counts, blocked, view)
-        best = min(
-            discards,
-            key=lambda a: (readings[a.card.index].points, -a.card.points, a.card.index),
-        )
-        return [best]
+
+        def left(action: Discard) -> int:
+            counts[action.card.index] -= 1
+            reading = penalty_after(counts, view.cut, view.rules)
+            counts[action.card.index] += 1
+            return reading.points
+
+        return [min(discards, key=lambda a: (left(a), -a.card.points, a.card.index))]
 
     def drops(self, view: View, counts: list[int]) -> bool:
         """The drop rule: the expert's (:meth:`~rummy21.bots.expert.ExpertBot.drops`), and
@@ -377,9 +382,10 @@ class LearnedBot:
         hands[np.arange(len(kinds)), kinds] -= 1
         hands[-1] = counts  # the hand now
         away = reach.expected(hands, view.jokers)
-        if away[:-1].min() <= away[-1] - self.race["take"]:
+        nearest = away[:-1].min()
+        if nearest <= away[-1] - self.race["take"]:
             return [take]
-        if not self.race["draw_policy"]:
+        if not self.race["draw_policy"] or nearest > away[-1] + self.race["ask"]:
             return [a for a in legal if a != take]
         return legal
 

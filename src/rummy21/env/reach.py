@@ -31,7 +31,7 @@ ranks, and two dense layers read the distribution. The layers are arrays of a ne
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -95,17 +95,31 @@ def encode(counts: npt.ArrayLike, jokers: Jokers) -> tuple[Array, Array, Array]:
     )
 
 
-def _conv(x: Array, weights: Array, bias: Array) -> Array:
-    """A same-padded 1-D convolution of ``x`` ``(N, L, in)`` (channels last) by PyTorch's
-    ``weights`` ``(out, in, k)``: the ``k`` shifted copies side by side, one matrix product."""
-    width = weights.shape[2]
+def _kernel(weights: Array) -> Array:
+    """PyTorch's convolution weights ``(out, in, k)`` as one matrix ``(in, k * out)``: the
+    ``k`` taps side by side."""
+    out, inputs, width = weights.shape
+    return np.ascontiguousarray(weights.transpose(1, 2, 0).reshape(inputs, width * out))
+
+
+def _conv(x: Array, kernel: Array, bias: Array) -> Array:
+    """A same-padded 1-D convolution (PyTorch's) of ``x`` ``(N, L, in)``, channels last, by
+    a :func:`_kernel`: every tap in one matrix product, then each tap's part added in at its
+    shift."""
+    n, length, _ = x.shape
+    channels = bias.shape[0]
+    width = kernel.shape[1] // channels
+    taps = (x.reshape(n * length, -1) @ kernel).reshape(n, length, width, channels)
     pad = width // 2
-    length = x.shape[1]
-    padded = np.pad(x, ((0, 0), (pad, pad), (0, 0)))
-    windows = np.concatenate([padded[:, j : j + length, :] for j in range(width)], axis=2)
-    kernel = weights.transpose(2, 1, 0).reshape(-1, weights.shape[0])  # (k * in, out)
-    out: Array = windows @ kernel + bias
-    return out
+    out = taps[:, :, pad] + bias
+    for tap in range(width):
+        shift = tap - pad  # out[l] takes tap ``tap`` of place l + shift
+        if shift < 0:
+            out[:, -shift:] += taps[:, : length + shift, tap]
+        elif shift > 0:
+            out[:, : length - shift] += taps[:, shift:, tap]
+    result: Array = out
+    return result
 
 
 @dataclass(frozen=True)
@@ -113,6 +127,18 @@ class ReachNetwork:
     """The reach network's layers (see the module docstring)."""
 
     layers: dict[str, Array]
+    kernels: dict[str, Array] = field(default_factory=dict)
+    """The convolutions' weights as :func:`_kernel` matrices, and the dense layers' weights
+    transposed, made once from ``layers``."""
+
+    def __post_init__(self) -> None:
+        w = self.layers
+        for name in ("conv1", "conv2"):
+            self.kernels[name] = _kernel(w[f"reach_{name}_w"])
+        for name in ("rank1", "rank2"):
+            self.kernels[name] = np.ascontiguousarray(w[f"reach_{name}_w"][:, :, 0].T)
+        for name in ("dense1", "dense2", "out"):
+            self.kernels[name] = np.ascontiguousarray(w[f"reach_{name}_w"].T)
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, Array], name: str) -> ReachNetwork:
@@ -122,8 +148,8 @@ class ReachNetwork:
         if missing:
             raise NetworkError(f"{name} lacks the reach network's layer {missing[0]!r}")
         layers = {k: np.ascontiguousarray(arrays[k], dtype=np.float32) for k in LAYERS}
-        net = cls(layers)
         try:
+            net = cls(layers)
             out = net.logits(*encode(np.zeros((1, JOKER_INDEX + 1)), Jokers.from_cut(Card(0))))
         except ValueError as error:
             raise NetworkError(f"{name}: a reach layer of the wrong shape ({error})") from None
@@ -166,17 +192,18 @@ class ReachNetwork:
                 picks.append(i)
             which[i] = j
         h = rows[picks].reshape(-1, PLACES, 3)
-        h = np.maximum(_conv(h, w["reach_conv1_w"], w["reach_conv1_b"]), 0.0)
-        h = np.maximum(_conv(h, w["reach_conv2_w"], w["reach_conv2_b"]), 0.0)
+        k = self.kernels
+        h = np.maximum(_conv(h, k["conv1"], w["reach_conv1_b"]), 0.0)
+        h = np.maximum(_conv(h, k["conv2"], w["reach_conv2_b"]), 0.0)
         per_row = h.sum(axis=1)
         runs = per_row[which].reshape(batch, SUITS, -1).sum(axis=1) / 8
         r = ranks.transpose(0, 2, 1)  # (B, 13, 5)
-        r = np.maximum(r @ w["reach_rank1_w"][:, :, 0].T + w["reach_rank1_b"], 0.0)
-        r = np.maximum(r @ w["reach_rank2_w"][:, :, 0].T + w["reach_rank2_b"], 0.0)
+        r = np.maximum(r @ k["rank1"] + w["reach_rank1_b"], 0.0)
+        r = np.maximum(r @ k["rank2"] + w["reach_rank2_b"], 0.0)
         top = np.concatenate([runs, r.sum(axis=1) / 4, extra, r.max(axis=1)], axis=1)
-        h = np.maximum(top @ w["reach_dense1_w"].T + w["reach_dense1_b"], 0.0)
-        h = np.maximum(h @ w["reach_dense2_w"].T + w["reach_dense2_b"], 0.0)
-        out: Array = h @ w["reach_out_w"].T + w["reach_out_b"]
+        h = np.maximum(top @ k["dense1"] + w["reach_dense1_b"], 0.0)
+        h = np.maximum(h @ k["dense2"] + w["reach_dense2_b"], 0.0)
+        out: Array = h @ k["out"] + w["reach_out_b"]
         return out
 
     def expected(self, counts: npt.ArrayLike, jokers: Jokers) -> Array:

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from rummy21.charts import line_chart
-from rummy21.env.actions import ACTION_COUNT
+from rummy21.env.actions import ACTION_COUNT, DRAW_STOCK
 from rummy21.env.learned import FEATURES, HEADS, RACE, suit_maps
 from rummy21.env.network import load_network, save_network
 from rummy21.env.reach import ReachNetwork
@@ -61,6 +61,9 @@ class TrainRun:
     augment: bool = True
     """Show each batch with its suits renamed by one of the 24 orders
     (:func:`~rummy21.env.learned.suit_maps`)."""
+    draws_only: bool = False
+    """Fit on the draw decisions alone (the rows whose legal moves are draws): a bot that
+    plays the race by a reach network asks its policy only where to draw from."""
 
 
 def _torch() -> Any:
@@ -98,9 +101,12 @@ def build_model(run: TrainRun) -> Any:
     return Net()
 
 
-def _split(data: dict[str, np.ndarray], holdout: int) -> tuple[np.ndarray, np.ndarray]:
+def _split(
+    data: dict[str, np.ndarray], holdout: int, draws_only: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     held = data["deal"] % holdout == 0
-    return np.flatnonzero(~held), np.flatnonzero(held)
+    kept = data["mask"][:, DRAW_STOCK] if draws_only else np.ones(len(held), dtype=bool)
+    return np.flatnonzero(~held & kept), np.flatnonzero(held & kept)
 
 
 def _evaluate(torch: Any, model: Any, data: dict[str, Any], rows: np.ndarray) -> dict[str, float]:
@@ -142,7 +148,7 @@ def train(
         raise ValueError(f"{out} holds a training run with other settings: {spec.read_text()}")
     spec.write_text(json.dumps(settings, indent=1) + "\n")
     data = load_shards(shards)
-    train_rows, held_rows = _split(data, run.holdout)
+    train_rows, held_rows = _split(data, run.holdout, run.draws_only)
     model = build_model(run)
     optimizer = torch.optim.Adam(
         model.parameters(), lr=run.learning_rate, weight_decay=run.weight_decay
@@ -302,9 +308,7 @@ def export(
     written = load_network(network)
     problem = written.check_problem()
     if problem is None and reach is not None:
-        problem = ReachNetwork.from_arrays(written.parts, str(network)).check_problem(
-            written.parts
-        )
+        problem = ReachNetwork.from_arrays(written.parts, str(network)).check_problem(written.parts)
     if problem is not None:
         raise ValueError(f"the exported network differs from the trained one: {problem}")
     return meta
