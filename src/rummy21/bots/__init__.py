@@ -34,8 +34,8 @@ BOT_NAMES = ("expert", "greedy", "learned", "race", "random", "search")
 LEVELS: dict[str, str] = {
     "random": "Easy",
     "greedy": "Medium",
-    "learned": "Medium (learned)",
     "expert": "Hard",
+    "learned": "Expert (learned)",
     "race": "Expert",
     "search": "Master",
 }

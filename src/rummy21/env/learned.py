@@ -44,6 +44,7 @@ from rummy21.game.actions import Action, Declare, Discard, Draw, Drop, Source
 from rummy21.game.events import DropKind
 from rummy21.game.turn import kept_after_taking
 from rummy21.game.view import Phase, View
+from rummy21.solver import paused_collection
 
 SEATS = 6
 """The table size the network's input is laid out for: a smaller table's missing seats are 0."""
@@ -242,6 +243,7 @@ RACE = {
     "tie_policy": 0.0,
     "draw_policy": 1.0,
     "ask": -0.05,
+    "feed": 0.0,
 }
 """The race rule's settings, for a network file that holds a reach network (its meta's
 ``race`` may set them): a discard is compared only if the hand it leaves is within
@@ -289,6 +291,12 @@ class LearnedBot:
         return logits[0], values[0]
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
+        # A move makes few objects; a cycle collection that falls in it (one started by what
+        # the rest of the process made) would be most of its time.
+        with paused_collection():
+            return self._choose(view, legal_actions)
+
+    def _choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         counts = list(view.hand.counts)
         legal = self._sound(view, counts, legal_actions)
         for action in legal:
@@ -335,13 +343,26 @@ class LearnedBot:
         if len(discards) < 2:
             return legal
 
+        fed = [0] * len(counts)
+        following = next_active(view) if self.race["feed"] else None
+        if following is not None:
+            public = read_public(view)
+            for a in discards:
+                if a.card.index < JOKER_INDEX:  # (a printed joker joins anything alike)
+                    fed[a.card.index] = public.fed(following, a.card.index)
+
         def left(action: Discard) -> int:
             counts[action.card.index] -= 1
             reading = penalty_after(counts, view.cut, view.rules)
             counts[action.card.index] += 1
             return reading.points
 
-        return [min(discards, key=lambda a: (left(a), -a.card.points, a.card.index))]
+        return [
+            min(
+                discards,
+                key=lambda a: (fed[a.card.index], left(a), -a.card.points, a.card.index),
+            )
+        ]
 
     def drops(self, view: View, counts: list[int]) -> bool:
         """The drop rule: the expert's (:meth:`~rummy21.bots.expert.ExpertBot.drops`), and
