@@ -12,7 +12,6 @@ gives the layers as the network file holds them (:data:`~rummy21.env.reach.LAYER
 
 from __future__ import annotations
 
-import csv
 import json
 import time
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from rummy21.charts import line_chart
 from rummy21.env.reach import CLASSES, encode
 from rummy21.jokers import Jokers
 from rummy21.learn.teacher import load_shards
-from rummy21.learn.train import _torch
+from rummy21.learn.train import _torch, check_fit, write_curve
 
 
 @dataclass(frozen=True)
@@ -110,13 +109,9 @@ def train_reach(
 ) -> list[dict[str, float]]:
     """Fit the reach network on the lessons of ``shards``, checkpointing in ``out``."""
     torch = _torch()
-    out.mkdir(parents=True, exist_ok=True)
-    spec, checkpoint = out / "reach.json", out / "checkpoint.pt"
     settings = {**asdict(run), "shards": str(shards)}
-    if spec.exists() and not resume:
-        raise ValueError(f"{out} holds a reach fit already; resume it with --resume")
-    if spec.exists() and json.loads(spec.read_text()) != settings:
-        raise ValueError(f"{out} holds a reach fit with other settings: {spec.read_text()}")
+    spec = check_fit(out, "reach.json", settings, resume, "a reach fit")
+    checkpoint = out / "checkpoint.pt"
     data = load_shards(shards)
     if "reach_y" not in data or not len(data["reach_y"]):
         raise ValueError(f"the teacher run in {shards} holds no reach lessons (teach --reach)")
@@ -172,10 +167,7 @@ def train_reach(
             },
             checkpoint,
         )
-        with (out / "curve.csv").open("w", newline="") as sink:
-            writer = csv.DictWriter(sink, fieldnames=list(curve[0]))
-            writer.writeheader()
-            writer.writerows(curve)
+        write_curve(out / "curve.csv", curve)
         (out / "curve.svg").write_text(
             line_chart(
                 {

@@ -101,6 +101,18 @@ def build_model(run: TrainRun) -> Any:
     return Net()
 
 
+def check_fit(out: Path, name: str, settings: dict[str, Any], resume: bool, what: str) -> Path:
+    """Make the fit's folder ``out`` (or, resuming, check that its settings file ``name``
+    says ``settings``); the settings file's path, for the caller to write."""
+    out.mkdir(parents=True, exist_ok=True)
+    spec = out / name
+    if spec.exists() and not resume:
+        raise ValueError(f"{out} holds {what} already; resume it with --resume")
+    if spec.exists() and json.loads(spec.read_text()) != settings:
+        raise ValueError(f"{out} holds {what} with other settings: {spec.read_text()}")
+    return spec
+
+
 def _split(
     data: dict[str, np.ndarray], holdout: int, draws_only: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -204,7 +216,7 @@ def train(
             {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "curve": curve},
             checkpoint,
         )
-        _write_curve(out / "curve.csv", curve)
+        write_curve(out / "curve.csv", curve)
         (out / "curve.svg").write_text(curve_chart(curve))
         if progress is not None:
             progress(point)
@@ -232,7 +244,8 @@ def curve_chart(curve: list[dict[str, float]]) -> str:
     )
 
 
-def _write_curve(path: Path, curve: list[dict[str, float]]) -> None:
+def write_curve(path: Path, curve: list[dict[str, float]]) -> None:
+    """The fit's curve as a CSV file, a line an epoch."""
     with path.open("w", newline="") as sink:
         writer = csv.DictWriter(sink, fieldnames=list(curve[0]))
         writer.writeheader()
