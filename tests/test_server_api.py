@@ -78,8 +78,8 @@ def test_the_bots_a_seat_may_get_are_listed_by_level(client: TestClient) -> None
     assert listed == [
         {"name": "random", "level": "Easy"},
         {"name": "greedy", "level": "Medium"},
-        {"name": "learned", "level": LEVELS["learned"]},
         {"name": "expert", "level": "Hard"},
+        {"name": "learned", "level": LEVELS["learned"]},
         {"name": "race", "level": "Expert"},
         {"name": "search", "level": "Master"},
     ]

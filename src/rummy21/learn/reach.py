@@ -25,8 +25,8 @@ from rummy21.cards import Card
 from rummy21.charts import line_chart
 from rummy21.env.reach import CLASSES, encode
 from rummy21.jokers import Jokers
+from rummy21.learn.fitting import check_fit, torch_module, write_curve
 from rummy21.learn.teacher import load_shards
-from rummy21.learn.train import _torch, check_fit, write_curve
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class ReachRun:
 def build_reach_model(run: ReachRun) -> Any:
     """The PyTorch twin of :class:`~rummy21.env.reach.ReachNetwork` (the same layers, names
     and sums)."""
-    torch = _torch()
+    torch = torch_module()
     nn = torch.nn
 
     class Reach(nn.Module):  # type: ignore[misc,name-defined]
@@ -108,7 +108,7 @@ def train_reach(
     progress: Callable[[dict[str, float]], None] | None = None,
 ) -> list[dict[str, float]]:
     """Fit the reach network on the lessons of ``shards``, checkpointing in ``out``."""
-    torch = _torch()
+    torch = torch_module()
     settings = {**asdict(run), "shards": str(shards)}
     spec = check_fit(out, "reach.json", settings, resume, "a reach fit")
     checkpoint = out / "checkpoint.pt"
@@ -189,7 +189,7 @@ def reach_arrays(out: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The fitted reach network of the fit folder ``out`` as a network file's ``reach_*``
     arrays, and what to say of it in the file's meta (its settings and last held-out
     figures)."""
-    torch = _torch()
+    torch = torch_module()
     settings = json.loads((out / "reach.json").read_text())
     run = ReachRun(**{k: v for k, v in settings.items() if k != "shards"})
     model = build_reach_model(run)

@@ -19,8 +19,6 @@ writes the NumPy file the bot plays, choosing its moves by the ``head`` asked fo
 
 from __future__ import annotations
 
-import csv
-import importlib
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -36,6 +34,7 @@ from rummy21.env.actions import ACTION_COUNT, DRAW_STOCK
 from rummy21.env.learned import FEATURES, HEADS, RACE, suit_maps
 from rummy21.env.network import load_network, save_network
 from rummy21.env.reach import ReachNetwork
+from rummy21.learn.fitting import torch_module, write_curve
 from rummy21.learn.teacher import load_shards
 
 CHECK_ROWS = 64
@@ -66,19 +65,9 @@ class TrainRun:
     plays the race by a reach network asks its policy only where to draw from."""
 
 
-def _torch() -> Any:
-    try:
-        return importlib.import_module("torch")
-    except ImportError:
-        raise ValueError(
-            "training needs PyTorch: pip install 'rummy21[train]' (the CPU build: "
-            "pip install torch --index-url https://download.pytorch.org/whl/cpu)"
-        ) from None
-
-
 def build_model(run: TrainRun) -> Any:
     """The PyTorch module: ``trunk`` then the two heads (``policy``, ``value``)."""
-    torch = _torch()
+    torch = torch_module()
     nn = torch.nn
 
     class Net(nn.Module):  # type: ignore[misc,name-defined]
@@ -99,18 +88,6 @@ def build_model(run: TrainRun) -> Any:
 
     torch.manual_seed(run.seed)
     return Net()
-
-
-def check_fit(out: Path, name: str, settings: dict[str, Any], resume: bool, what: str) -> Path:
-    """Make the fit's folder ``out`` (or, resuming, check that its settings file ``name``
-    says ``settings``); the settings file's path, for the caller to write."""
-    out.mkdir(parents=True, exist_ok=True)
-    spec = out / name
-    if spec.exists() and not resume:
-        raise ValueError(f"{out} holds {what} already; resume it with --resume")
-    if spec.exists() and json.loads(spec.read_text()) != settings:
-        raise ValueError(f"{out} holds {what} with other settings: {spec.read_text()}")
-    return spec
 
 
 def _split(
@@ -149,7 +126,7 @@ def train(
     progress: Callable[[dict[str, float]], None] | None = None,
 ) -> list[dict[str, float]]:
     """Fit the network on the shards in ``shards``, checkpointing in ``out``; the curve."""
-    torch = _torch()
+    torch = torch_module()
     torch.set_num_threads(max(1, torch.get_num_threads()))
     out.mkdir(parents=True, exist_ok=True)
     spec, checkpoint = out / "train.json", out / "checkpoint.pt"
@@ -244,14 +221,6 @@ def curve_chart(curve: list[dict[str, float]]) -> str:
     )
 
 
-def write_curve(path: Path, curve: list[dict[str, float]]) -> None:
-    """The fit's curve as a CSV file, a line an epoch."""
-    with path.open("w", newline="") as sink:
-        writer = csv.DictWriter(sink, fieldnames=list(curve[0]))
-        writer.writeheader()
-        writer.writerows(curve)
-
-
 def export(
     out: Path,
     network: Path,
@@ -270,7 +239,7 @@ def export(
     unknown = set(race or {}) - set(RACE)
     if unknown:
         raise ValueError(f"the race rule has no setting {sorted(unknown)[0]!r}")
-    torch = _torch()
+    torch = torch_module()
     settings = json.loads((out / "train.json").read_text())
     fields = {k: v for k, v in settings.items() if k != "shards"}
     run = TrainRun(**{**fields, "hidden": tuple(fields["hidden"])})
