@@ -41,15 +41,23 @@ def test_a_killed_server_gives_the_player_in_turn_a_fresh_clock_that_fires(tmp_p
     port, db, log = restart.free_port(), tmp_path / "live.sqlite3", tmp_path / "server.log"
     server = restart.start(port, db, log)
     try:
-        made = httpx.post(
-            f"http://127.0.0.1:{port}/api/tables",
-            timeout=10,
-            json={"name": "Ann", "seats": ["human", "random"], "turn_seconds": 5, "deals": 1},
-        ).json()
-        code, token = made["code"], made["token"]
-        client = restart.Client(port, code, token)
-        client.turn()
-        state = client.wait(my_draw)
+        # The random bot's first turn drops or declares wrongly one time in thirty or so (a
+        # live server takes no seed): the one deal ends there and seat 0's turn never comes
+        # again. Such a table is left and another made.
+        for _ in range(10):
+            made = httpx.post(
+                f"http://127.0.0.1:{port}/api/tables",
+                timeout=10,
+                json={"name": "Ann", "seats": ["human", "random"], "turn_seconds": 5, "deals": 1},
+            ).json()
+            code, token = made["code"], made["token"]
+            client = restart.Client(port, code, token)
+            client.turn()
+            state = client.wait(lambda s: my_draw(s) or s["room"]["status"] != "playing")
+            if my_draw(state):
+                break
+            client.close()
+        assert my_draw(state), "ten deals in a row ended at the bot's first turn"
         assert state["deadline"] is not None and state["deadline_kind"] == "turn"
         assert timeouts_of(state, 0) == 0
         server.send_signal(signal.SIGKILL)  # in the middle of seat 0's turn
