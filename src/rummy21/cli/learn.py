@@ -3,6 +3,7 @@
     rummy21 learn teach artifacts/learn/teacher --deals 12000 --jobs 2 --resume
     rummy21 learn train artifacts/learn/teacher artifacts/learn/fit --epochs 20 --resume
     rummy21 learn export artifacts/learn/fit artifacts/learn/learned.npz
+    rummy21 learn improve artifacts/learn/improve --rounds 4 --jobs 2 --resume
     rummy21 tournament --bots learned:artifacts/learn/learned.npz,expert -p 4 -k 300 --seed 51
 
 Each stage resumes where it stopped. ``train`` and ``export`` need PyTorch (extra ``train``).
@@ -20,7 +21,7 @@ from rummy21.bots import check_bot_name
 from rummy21.cli import app, fail
 
 learn = typer.Typer(
-    no_args_is_help=True, help="Train the learned bot: teach, train, reach, export."
+    no_args_is_help=True, help="Train the learned bot: teach, train, reach, improve, export."
 )
 app.add_typer(learn, name="learn")
 
@@ -151,6 +152,70 @@ def reach_command(
         train_reach(shards, out, run, resume, show)
     except ValueError as error:
         fail(str(error))
+
+
+@learn.command("improve")
+def improve_command(
+    out: Path = typer.Argument(..., help="The folder of the rounds (made if missing)."),
+    start: Path | None = typer.Option(
+        None, help="The network file round 0 plays (default: the one shipped)."
+    ),
+    rounds: int = typer.Option(4, min=1, help="Rounds of play and fit."),
+    deals: int = typer.Option(2000, min=1, help="Deals a round plays."),
+    players: str = typer.Option("2,4", help="Table sizes, deal by deal, in turn."),
+    explore: float = typer.Option(0.1, min=0.0, max=1.0, help="Share of choices played at random."),
+    ties: bool = typer.Option(
+        True, help="The value head also settles the discards near the nearest hand."
+    ),
+    epochs: int = typer.Option(3, min=1, help="Passes over a round's rows."),
+    window: int = typer.Option(2, min=1, help="Rounds of rows a fit sees (the last ones)."),
+    learning_rate: float = typer.Option(3e-4, min=0.0, help="Adam's step size."),
+    seed: int = typer.Option(3000, help="Seeds the deals (keep it apart from tournaments')."),
+    jobs: int = typer.Option(1, min=1, help="Processes."),
+    resume: bool = typer.Option(False, help="Go on with a run in OUT (the same settings)."),
+) -> None:
+    """Stage 3: Deep Monte-Carlo self-play against a league; each round a network file."""
+    from rummy21.learn.improve import ImproveRun, improve
+
+    sizes = _sizes(players, "--players")
+    if not all(2 <= n <= 6 for n in sizes):
+        fail(f"--players takes table sizes from 2 to 6, not {players!r}")
+    run = ImproveRun(
+        str(start or ""),
+        rounds,
+        deals,
+        sizes,
+        seed=seed,
+        explore=explore,
+        ties=ties,
+        epochs=epochs,
+        window=window,
+        learning_rate=learning_rate,
+    )
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("round 1", total=None)
+
+        def show(round_number: int, done: int, total: int) -> None:
+            bar.update(task, description=f"round {round_number}", completed=done, total=total)
+
+        try:
+            curve = improve(run, out, jobs, resume, show)
+        except ValueError as error:
+            fail(str(error))
+    for point in curve:
+        typer.echo(
+            f"round {point['round']:.0f}: {point['rows']:.0f} choices, "
+            f"{point['moves_per_s']:.0f} moves/s a process, {point['samples_per_s']:.0f} "
+            f"samples/s fitted, value error {point['value_rmse']:.1f} points, "
+            f"{point['vs_expert']:+.1f} a deal vs expert in play: learned:{out}/round-"
+            f"{point['round']:.0f}.npz"
+        )
 
 
 def _race(text: str) -> dict[str, float]:

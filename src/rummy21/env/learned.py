@@ -281,39 +281,54 @@ class LearnedBot:
         if any(k.startswith("reach_") for k in self.network.parts):
             self.reach = ReachNetwork.from_arrays(self.network.parts, self.name)
 
-    def outputs(self, view: View) -> tuple[Array, Array]:
-        """The network's policy logits and action values (points) for ``view``."""
+    def inputs(self, view: View) -> Array:
+        """The network's input for ``view`` (:func:`features`)."""
         encoder = self._encoders.get(view.players)
         if encoder is None:
             encoder = self._encoders[view.players] = Encoder(view.players)
-        x = features(encoder.encode(view), view)
-        logits, values = self.network.forward(x[None, :])
+        return features(encoder.encode(view), view)
+
+    def outputs(self, view: View, x: Array | None = None) -> tuple[Array, Array]:
+        """The network's policy logits and action values (points) for ``view`` (its input
+        ``x``, if made already)."""
+        logits, values = self.network.forward((self.inputs(view) if x is None else x)[None, :])
         return logits[0], values[0]
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         # A move makes few objects; a cycle collection that falls in it (one started by what
         # the rest of the process made) would be most of its time.
         with paused_collection():
-            return self._choose(view, legal_actions)
+            return self.settle(view, self.options(view, legal_actions))
 
-    def _choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
+    def options(self, view: View, legal_actions: Sequence[Action]) -> list[Action]:
+        """The moves left once the rules have spoken: a valid declaration alone; the drop
+        alone when the drop rule drops (else no drop); with a reach network, the discards
+        near the nearest hand and the draws the race rule leaves (:meth:`_nearest`). Where
+        more than one is left, :meth:`settle` chooses — the decisions stage 3 of the recipe
+        (:mod:`rummy21.learn.improve`) explores."""
         counts = list(view.hand.counts)
         legal = self._sound(view, counts, legal_actions)
         for action in legal:
             if isinstance(action, Declare):
-                return action
+                return [action]
         if Drop() in legal:
             if self.drops(view, counts):
-                return Drop()
+                return [Drop()]
             legal = [a for a in legal if not isinstance(a, Drop)]
         if self.reach is not None:
             legal = self._nearest(view, counts, legal)
-            if len(legal) > 1 and not self.race["tie_policy"]:
-                legal = self._least_penalty(view, counts, legal)
-            if len(legal) == 1:
-                return legal[0]
-        mask = mask_of(legal).astype(bool)
-        logits, values = self.outputs(view)
+        return legal
+
+    def settle(self, view: View, options: list[Action], x: Array | None = None) -> Action:
+        """The move of ``options`` (:meth:`options`) the bot plays: the least penalty left
+        among discards when the race rule says so (setting ``tie_policy`` 0), else what the
+        network's ``head`` scores best (``x``: the input, if made already)."""
+        if len(options) > 1 and self.reach is not None and not self.race["tie_policy"]:
+            options = self._least_penalty(view, list(view.hand.counts), options)
+        if len(options) == 1:
+            return options[0]
+        mask = mask_of(options).astype(bool)
+        logits, values = self.outputs(view, x)
         policy = np.where(mask, logits, -np.inf)
         if self.head == "policy":
             return ACTIONS[int(policy.argmax())]

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -50,6 +51,9 @@ from rummy21.game import Table
 from rummy21.game.actions import Action, Declare, Drop
 from rummy21.game.view import Phase, View
 from rummy21.tournament.play import shoe_dealer, shoe_seed
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -188,25 +192,28 @@ def generate(
     the decisions a second it wrote. ``progress(shards done, shards in all, rows)`` after each
     shard."""
     todo = open_run(run, out, resume)
-    done, rows, started = run.shards - len(todo), 0, time.perf_counter()
-    results: Iterator[tuple[int, int]]
-    jobs_list = [(run, s, str(out)) for s in todo]
-    if jobs <= 1:
-        results = map(_shard_job, jobs_list)
-        pool = None
-    else:
-        pool = ProcessPoolExecutor(jobs)
-        results = pool.map(_shard_job, jobs_list)
-    try:
-        for _, count in results:
-            done, rows = done + 1, rows + count
-            if progress is not None:
-                progress(done, run.shards, rows)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    started = time.perf_counter()
+    done = run.shards - len(todo)
+    rows = 0
+    for _, count in in_processes(_shard_job, [(run, s, str(out)) for s in todo], jobs):
+        done, rows = done + 1, rows + count
+        if progress is not None:
+            progress(done, run.shards, rows)
     seconds = time.perf_counter() - started
     return {"rows": rows, "seconds": seconds, "per_second": rows / seconds if seconds else 0.0}
+
+
+def in_processes(job: Callable[[T], R], inputs: list[T], jobs: int) -> Iterator[R]:
+    """``job`` of each of ``inputs``, in order, on ``jobs`` processes (here when 1); the
+    ones not started yet are cancelled when the caller stops early."""
+    if jobs <= 1:
+        yield from map(job, inputs)
+        return
+    pool = ProcessPoolExecutor(jobs)
+    try:
+        yield from pool.map(job, inputs)
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 def load_shards(folder: Path) -> dict[str, np.ndarray]:
