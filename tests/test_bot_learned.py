@@ -4,6 +4,7 @@ a clear error naming the file."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from rummy21.env.actions import ACTION_COUNT
 from rummy21.env.learned import FEATURES, LearnedBot, network_at, shipped_network
 from rummy21.env.network import NetworkError, load_network, save_network
 from rummy21.game import Declare, Table
+from rummy21.game.actions import Drop
 from rummy21.game.settlement import Standing
 
 
@@ -181,3 +183,37 @@ def test_the_open_card_s_figures_are_the_analysis_s() -> None:
                 checked += 1
             table.apply(bots[seat].choose(view, table.legal_actions()))
     assert checked > 30
+
+
+def _with_values(tmp_path: Path, shift: float, **race: float) -> Path:
+    """The shipped network with its value head's outputs shifted by ``shift`` points and
+    ``race`` settings in its meta."""
+    arrays = dict(np.load(shipped_network()))
+    meta = json.loads(str(arrays.pop("meta")))
+    meta.pop("format")
+    meta["race"] = {**meta["race"], **race}
+    arrays["value_b"] = arrays["value_b"] + shift
+    for name in [k for k in arrays if k.startswith("check_")]:
+        del arrays[name]  # (the shift changes the outputs the file would check)
+    path = tmp_path / f"net{shift:+.0f}.npz"
+    save_network(path, arrays, meta)
+    return path
+
+
+def test_with_drop_value_a_rule_drop_is_made_only_if_playing_on_is_worth_less(
+    tmp_path: Path,
+) -> None:
+    rule = LearnedBot()
+    hopeful = LearnedBot(_with_values(tmp_path, 1000.0, drop_value=1.0))
+    hopeless = LearnedBot(_with_values(tmp_path, -1000.0, drop_value=1.0))
+    drops = 0
+    for seed in range(40):
+        table = Table(players=4, seed=seed)
+        view, legal = table.view(table.turn), table.legal_actions()
+        if rule.choose(view, legal) == Drop():
+            drops += 1
+            assert hopeless.choose(view, legal) == Drop()
+            assert hopeful.choose(view, legal) in legal and hopeful.choose(view, legal) != Drop()
+        else:  # the value is asked only where the drop rule drops
+            assert hopeful.choose(view, legal) != Drop() and hopeless.choose(view, legal) != Drop()
+    assert drops > 0

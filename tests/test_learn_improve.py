@@ -18,6 +18,7 @@ from rummy21.cli import _register, app
 from rummy21.env.actions import ACTION_COUNT, index_of
 from rummy21.env.learned import FEATURES, LearnedBot, shipped_network
 from rummy21.game import Table
+from rummy21.game.actions import Drop
 from rummy21.learn.improve import Explorer, ImproveRun, improve, play_shard
 from rummy21.learn.teacher import load_shards
 
@@ -50,6 +51,22 @@ def _play(table: Table, bot: LearnedBot, explorer: Explorer) -> int:
             assert len(explorer.rows) == before
         table.apply(move)
     return asked
+
+
+def test_asked_about_drops_the_explorer_still_plays_the_bots_moves_and_records_them() -> None:
+    bot = LearnedBot()
+    explorer = Explorer(bot, 0.0, random.Random(1), seat=0, explore_drop=0.0)
+    drops = 0
+    for seed in range(40):
+        table = Table(players=4, seed=seed)
+        view, legal = table.view(table.turn), table.legal_actions()
+        move = explorer.choose(view, legal)
+        assert move == bot.choose(view, legal)
+        if move == Drop():
+            drops += 1
+            _, mask, played, _ = explorer.rows[-1]
+            assert played == index_of(Drop()) and sum(mask) > 1  # the drop was a choice
+    assert drops > 0
 
 
 def test_a_rounds_deals_are_a_pure_function_of_the_run(tmp_path: Path) -> None:
@@ -90,7 +107,7 @@ def test_rounds_resume_to_the_same_files_and_play_their_value_head(tmp_path: Pat
         b = np.load(tmp_path / "two" / f"round-{k}.npz")
         assert all(np.array_equal(a[name], b[name]) for name in a.files if name != "meta"), k
     bot = LearnedBot(tmp_path / "one" / "round-2.npz")
-    assert bot.head == "value" and bot.race["tie_policy"] == 1.0
+    assert bot.head == "value" and bot.race["drop_value"] == 1.0 and not bot.race["tie_policy"]
     assert bot.network.check_problem() is None
     assert bot.reach is not None  # the start's reach network travels on
     meta = bot.network.meta["improved"]

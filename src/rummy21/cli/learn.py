@@ -164,8 +164,14 @@ def improve_command(
     deals: int = typer.Option(2000, min=1, help="Deals a round plays."),
     players: str = typer.Option("2,4", help="Table sizes, deal by deal, in turn."),
     explore: float = typer.Option(0.1, min=0.0, max=1.0, help="Share of choices played at random."),
+    drops: bool = typer.Option(
+        True, help="The value head also decides the drops the drop rule would make."
+    ),
+    explore_drop: float = typer.Option(
+        0.5, min=0.0, max=1.0, help="Share of those drops played otherwise."
+    ),
     ties: bool = typer.Option(
-        True, help="The value head also settles the discards near the nearest hand."
+        False, help="The value head also settles the discards near the nearest hand."
     ),
     epochs: int = typer.Option(3, min=1, help="Passes over a round's rows."),
     window: int = typer.Option(2, min=1, help="Rounds of rows a fit sees (the last ones)."),
@@ -187,6 +193,8 @@ def improve_command(
         sizes,
         seed=seed,
         explore=explore,
+        drops=drops,
+        explore_drop=explore_drop,
         ties=ties,
         epochs=epochs,
         window=window,

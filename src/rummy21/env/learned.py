@@ -35,7 +35,7 @@ from rummy21.bots.evaluate import penalty_after, valid_release
 from rummy21.bots.expert import ExpertBot, release_readings
 from rummy21.bots.tracking import NEAR, next_active, read_public
 from rummy21.cards import JOKER_INDEX, RANK_NAMES, TYPE_COUNT, Suit
-from rummy21.env.actions import ACTION_COUNT, ACTIONS, DECLARE, DISCARD, mask_of
+from rummy21.env.actions import ACTION_COUNT, ACTIONS, DECLARE, DISCARD, index_of, mask_of
 from rummy21.env.declaring import hand_reading, sound_declarations
 from rummy21.env.network import Array, Network, NetworkError, load_network
 from rummy21.env.observation import Encoder, fields, size
@@ -244,6 +244,7 @@ RACE = {
     "draw_policy": 1.0,
     "ask": -0.05,
     "feed": 0.0,
+    "drop_value": 0.0,
 }
 """The race rule's settings, for a network file that holds a reach network (its meta's
 ``race`` may set them): a discard is compared only if the hand it leaves is within
@@ -252,8 +253,10 @@ RACE = {
 after it leaves a hand ``take`` cards nearer than now, and otherwise as the policy says
 (``draw_policy`` 1; the policy is not asked, and the stock drawn, when the nearest hand
 after taking is more than ``ask`` cards further than now) or never (0); a first drop from an
-expected distance of ``far_drop``.
-Tuned on seeds 61 and 62 (``docs/learn/tune/race_settings.md``)."""
+expected distance of ``far_drop``; where that rule (or the expert's) drops, the drop is
+made (``drop_value`` 0) or made only if the value head expects less than the drop's cost
+from the best move but the drop (1: stage 3 of the recipe learns that value,
+:mod:`rummy21.learn.improve`). Tuned on seeds 61 and 62 (``docs/learn/tune/race_settings.md``)."""
 
 HEADS = ("policy", "value", "policy+value")
 """How a network file's ``head`` chooses: the policy's likeliest legal move, the move of the
@@ -300,29 +303,44 @@ class LearnedBot:
         with paused_collection():
             return self.settle(view, self.options(view, legal_actions))
 
-    def options(self, view: View, legal_actions: Sequence[Action]) -> list[Action]:
+    def options(
+        self, view: View, legal_actions: Sequence[Action], ask_drops: bool = False
+    ) -> list[Action]:
         """The moves left once the rules have spoken: a valid declaration alone; the drop
-        alone when the drop rule drops (else no drop); with a reach network, the discards
-        near the nearest hand and the draws the race rule leaves (:meth:`_nearest`). Where
-        more than one is left, :meth:`settle` chooses — the decisions stage 3 of the recipe
-        (:mod:`rummy21.learn.improve`) explores."""
+        alone when the drop rule drops (else no drop; with race setting ``drop_value`` or
+        ``ask_drops``, the drop beside the other moves left); with a reach network, the
+        discards near the nearest hand and the draws the race rule leaves (:meth:`_nearest`).
+        Where more than one is left, :meth:`settle` chooses — the decisions stage 3 of the
+        recipe (:mod:`rummy21.learn.improve`) explores."""
         counts = list(view.hand.counts)
         legal = self._sound(view, counts, legal_actions)
         for action in legal:
             if isinstance(action, Declare):
                 return [action]
+        dropping = False
         if Drop() in legal:
-            if self.drops(view, counts):
-                return [Drop()]
             legal = [a for a in legal if not isinstance(a, Drop)]
+            if self.drops(view, counts):
+                if not (ask_drops or self.race["drop_value"]):
+                    return [Drop()]
+                dropping = True
         if self.reach is not None:
             legal = self._nearest(view, counts, legal)
-        return legal
+        return [*legal, Drop()] if dropping else legal
 
     def settle(self, view: View, options: list[Action], x: Array | None = None) -> Action:
         """The move of ``options`` (:meth:`options`) the bot plays: the least penalty left
         among discards when the race rule says so (setting ``tie_policy`` 0), else what the
-        network's ``head`` scores best (``x``: the input, if made already)."""
+        network's ``head`` scores best (``x``: the input, if made already); a drop among
+        them by race setting ``drop_value`` (see :data:`RACE`)."""
+        if Drop() in options:
+            rest = [a for a in options if a != Drop()]
+            if not self.race["drop_value"] or not rest:
+                return Drop()
+            x = self.inputs(view) if x is None else x
+            best = self.settle(view, rest, x)
+            _, values = self.outputs(view, x)
+            return Drop() if values[index_of(best)] < -view.drop_cost else best
         if len(options) > 1 and self.reach is not None and not self.race["tie_policy"]:
             options = self._least_penalty(view, list(view.hand.counts), options)
         if len(options) == 1:

@@ -2,7 +2,9 @@
 
 The ``learned`` bot asks its network only where the rules leave it a choice
 (:meth:`~rummy21.env.learned.LearnedBot.options`: which pile to draw from when the race rule
-does not say, and — with ``ties`` — which of the discards near the nearest hand to let go).
+does not say; with ``drops``, whether to make a drop its drop rule would make — a drop's
+score is its cost, known, so the value head learns only what playing on is worth; with
+``ties``, which of the discards near the nearest hand to let go).
 This stage learns those choices from play instead of from a teacher, in rounds. Round ``k``:
 
 1. **plays** ``deals`` seeded deals with the network of round ``k − 1`` (``round-0.npz`` is
@@ -49,7 +51,7 @@ from rummy21.env.actions import ACTION_COUNT, index_of, mask_of
 from rummy21.env.learned import FEATURES, LearnedBot, shipped_network
 from rummy21.env.network import Array, load_network, save_network
 from rummy21.game import Table
-from rummy21.game.actions import Action
+from rummy21.game.actions import Action, Drop
 from rummy21.game.view import View
 from rummy21.learn.fitting import torch_module, write_curve
 from rummy21.learn.teacher import in_processes, load_shards
@@ -74,9 +76,15 @@ class ImproveRun:
     deals_per_shard: int = 50
     seed: int = 3000
     explore: float = 0.1
-    ties: bool = True
+    drops: bool = True
+    """The value head also decides the drops the drop rule would make (race setting
+    ``drop_value`` 1): play on when it expects more than the drop's cost."""
+    explore_drop: float = 0.5
+    """The share of such drops played otherwise (the value of playing on is learnt only from
+    deals that did)."""
+    ties: bool = False
     """The value head also settles the discards near the nearest hand (race setting
-    ``tie_policy`` 1); without, only the draws the race rule leaves."""
+    ``tie_policy`` 1); without, the least penalty left does, as the race rule's default."""
     epochs: int = 3
     window: int = 2
     batch: int = 512
@@ -87,19 +95,31 @@ class ImproveRun:
 
 class Explorer:
     """A :class:`~rummy21.env.learned.LearnedBot` that explores its network's choices and keeps
-    a row for each (``rows``: input, options, move played, seat)."""
+    a row for each (``rows``: input, options, move played, seat); with ``explore_drop``, the
+    drops its drop rule makes are choices too, explored in that share."""
 
-    def __init__(self, bot: LearnedBot, explore: float, rng: random.Random, seat: int) -> None:
+    def __init__(
+        self,
+        bot: LearnedBot,
+        explore: float,
+        rng: random.Random,
+        seat: int,
+        explore_drop: float | None = None,
+    ) -> None:
         self.bot, self.explore, self.rng, self.seat = bot, explore, rng, seat
+        self.explore_drop = explore_drop
         self.name = bot.name
         self.rows: list[tuple[Array, bytes, int, int]] = []
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
-        options = self.bot.options(view, legal_actions)
+        options = self.bot.options(view, legal_actions, ask_drops=self.explore_drop is not None)
         if len(options) == 1:
             return options[0]
         x = self.bot.inputs(view)
-        if self.rng.random() < self.explore:
+        share = self.explore
+        if self.explore_drop is not None and Drop() in options:
+            share = self.explore_drop
+        if self.rng.random() < share:
             played = self.rng.choice(options)
         else:
             played = self.bot.settle(view, options, x)
@@ -134,7 +154,8 @@ def _deal_rows(run: ImproveRun, out: Path, round_number: int, number: int) -> di
     for seat in range(players):
         if opponent == "self" or (seat + number) % 2 == 0:
             explorer = random.Random(rng.randrange(1 << 30))
-            bots.append(Explorer(_bot(network), run.explore, explorer, seat))
+            drops = run.explore_drop if run.drops else None
+            bots.append(Explorer(_bot(network), run.explore, explorer, seat, drops))
         elif opponent == "expert":
             bots.append(make_bot("expert", rng.randrange(1 << 30)))
         else:
@@ -303,6 +324,8 @@ def _export(
     race = dict(meta.get("race", {}))
     if run.ties:
         race["tie_policy"] = 1.0
+    if run.drops:
+        race["drop_value"] = 1.0
     meta.update(head="value", race=race, improved={"round": round_number, **_settings(run)})
     part = network.with_suffix(".part")
     save_network(part, arrays, meta)
