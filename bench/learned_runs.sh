@@ -20,3 +20,7 @@ run learned_expert_p4_s90 --bots learned,expert -p 4 -k 1000 --seed 90
 run learned_race_p4_s85 --bots learned,race -p 4 -k 300 --seed 85
 run learned_expert_p6_s86 --bots learned,expert -p 6 -k 300 --seed 86
 run learned_search_p2_s84 --bots learned,search -p 2 -k 300 --seed 84
+# Move times on one core (--jobs 1: the tournament's own process, nothing else running on the
+# machine): the timing targets.
+run learned_expert_p4_s91_onecore --bots learned,expert -p 4 -k 150 --seed 91 --jobs 1
+run learned_expert_p2_s92_onecore --bots learned,expert -p 2 -k 300 --seed 92 --jobs 1

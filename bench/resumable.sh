@@ -3,5 +3,7 @@
 # FOLDER/JOURNAL.txt; run again, it goes on where it stopped (a finished one only prints).
 run_in() {
     local folder=$1 journal=$2; shift 2
-    rummy21 tournament "$@" --jobs 2 --resume "$folder/$journal.jsonl" > "$folder/$journal.txt"
+    local jobs=(--jobs 2)  # (unless the run names its own)
+    [[ " $* " == *" --jobs "* ]] && jobs=()
+    rummy21 tournament "$@" "${jobs[@]}" --resume "$folder/$journal.jsonl" > "$folder/$journal.txt"
 }

@@ -7,10 +7,11 @@
    action's expected deal score) on them, with PyTorch (``rummy21 learn train``; extra
    ``train``); :mod:`.reach` — the reach network, which reads a hand's distance
    (``rummy21 learn reach``);
-3. past the teacher: not built yet (self-play; the reach network's discards already play
-   past the expert by what they learn from the solver, not from a bot);
+3. :mod:`.improve` — past the teacher by Deep Monte-Carlo self-play against a league
+   (itself, the expert, its past self): the value head learns the draws and drops the
+   network decides from the deals' returns, round by round (``rummy21 learn improve``);
 4. :func:`.train.export` — the NumPy file the bot plays, both networks in it
    (``rummy21 learn export --reach``).
 
-Every stage resumes where it stopped. Stages 2 and 4 need PyTorch.
+Every stage resumes where it stopped. Stages 2, 3 (its fits) and 4 need PyTorch.
 """

@@ -2,7 +2,8 @@
 checked before it is written or resumed; and its curve, written as CSV.
 
 The policy's fit (:mod:`rummy21.learn.train`) and the reach network's
-(:mod:`rummy21.learn.reach`) both stand on these, so neither imports the other for them.
+(:mod:`rummy21.learn.reach`) both stand on these, so neither imports the other for them;
+stage 3 (:mod:`rummy21.learn.improve`) fits with them too.
 """
 
 from __future__ import annotations

@@ -55,7 +55,14 @@ from rummy21.game.actions import Action, Drop
 from rummy21.game.view import View
 from rummy21.learn.fitting import torch_module, write_curve
 from rummy21.learn.teacher import in_processes, load_shards
-from rummy21.learn.train import CHECK_ROWS, SCORE_SCALE, TrainRun, _naming, build_model
+from rummy21.learn.train import (
+    SCORE_SCALE,
+    TrainRun,
+    build_model,
+    check_arrays,
+    model_arrays,
+    suit_naming,
+)
 from rummy21.tournament.play import shoe_dealer, shoe_seed
 
 LEAGUE = ("self", "expert", "self", "past")
@@ -247,7 +254,7 @@ def fit_round(run: ImproveRun, out: Path, round_number: int) -> dict[str, float]
     x_all = torch.from_numpy(data["x"].astype(np.float32))
     played_all = torch.from_numpy(data["played"].astype(np.int64))
     score_all = torch.from_numpy(data["score"] / SCORE_SCALE)
-    namings = [_naming(torch, order) for order in permutations(range(4))]
+    namings = [suit_naming(torch, order) for order in permutations(range(4))]
     rng = np.random.default_rng((run.seed, round_number))
 
     def held_error() -> float:
@@ -299,27 +306,8 @@ def _export(
     """Write the fitted ``model`` as ``network``: its layers, the start file's other parts
     (the reach network), choosing by the value head; checked as stage 2's export is."""
     source = load_network(start)
-    arrays: dict[str, Any] = dict(source.parts)
-    linears = [m for m in model.trunk if isinstance(m, torch.nn.Linear)]
-    for i, layer in enumerate(linears):
-        arrays[f"hidden_w{i}"] = layer.weight.detach().numpy().T
-        arrays[f"hidden_b{i}"] = layer.bias.detach().numpy()
-    arrays["policy_w"] = model.policy.weight.detach().numpy().T
-    arrays["policy_b"] = model.policy.bias.detach().numpy()
-    arrays["value_w"] = model.value.weight.detach().numpy().T * SCORE_SCALE
-    arrays["value_b"] = model.value.bias.detach().numpy() * SCORE_SCALE
-    rows = np.sort(
-        np.random.default_rng(0).choice(
-            len(data["x"]), min(CHECK_ROWS, len(data["x"])), replace=False
-        )
-    )
-    check_x = data["x"][rows].astype(np.float32)
-    with torch.no_grad():
-        logits, values = model(torch.from_numpy(check_x))
-    arrays["check_x"] = check_x
-    arrays["check_mask"] = data["mask"][rows].astype(np.float32)
-    arrays["check_policy"] = logits.numpy()
-    arrays["check_value"] = values.numpy() * SCORE_SCALE
+    arrays: dict[str, Any] = {**source.parts, **model_arrays(torch, model)}
+    arrays.update(check_arrays(torch, model, data))
     meta = {k: v for k, v in source.meta.items() if k != "format"}
     race = dict(meta.get("race", {}))
     if run.ties:
@@ -397,14 +385,11 @@ def _round_point(folder: Path, k: int, fit: dict[str, float]) -> dict[str, float
 
 
 def curve_chart(curve: list[dict[str, float]]) -> str:
-    """The rounds' figures as an SVG chart."""
+    """The network's mean score a deal against the expert in each round's play (the network
+    of the round before, explored moves included), as an SVG chart."""
     return line_chart(
-        {
-            "mean score a deal vs expert (points, in play)": [
-                (p["round"], p["vs_expert"]) for p in curve
-            ],
-            "held-out value error (points)": [(p["round"], p["value_rmse"]) for p in curve],
-        },
-        "Deep Monte-Carlo self-play, by round",
+        {"points a deal vs expert, in play": [(p["round"], p["vs_expert"]) for p in curve]},
+        "Deep Monte-Carlo self-play: each round's play against the expert",
         "",
+        x_label="round (its play is the network of the round before)",
     )

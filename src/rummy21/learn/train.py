@@ -153,7 +153,7 @@ def train(
     teacher_all = torch.from_numpy(data["teacher"].astype(np.int64))
     played_all = torch.from_numpy(data["played"].astype(np.int64))
     score_all = torch.from_numpy(data["score"] / SCORE_SCALE)
-    namings = [_naming(torch, order) for order in permutations(range(4))]
+    namings = [suit_naming(torch, order) for order in permutations(range(4))]
     for epoch in range(len(curve), run.epochs):
         # Each epoch's order from its own generator: the same on resuming as in one run.
         rng = np.random.default_rng((run.seed, epoch))
@@ -200,7 +200,7 @@ def train(
     return curve
 
 
-def _naming(torch: Any, order: Sequence[int]) -> tuple[Any, Any, Any]:
+def suit_naming(torch: Any, order: Sequence[int]) -> tuple[Any, Any, Any]:
     """The gathers of one suit naming as tensors: the input's, each action's new index, and
     the old action at each new index (for the mask)."""
     inputs, actions = suit_maps(order)
@@ -219,6 +219,38 @@ def curve_chart(curve: list[dict[str, float]]) -> str:
         "the fit on held-out deals (one in 20 of the teacher's)",
         "",
     )
+
+
+def model_arrays(torch: Any, model: Any) -> dict[str, Any]:
+    """The layers of a fitted :func:`build_model` module as a network file holds them (the
+    values in points)."""
+    arrays: dict[str, Any] = {}
+    linears = [m for m in model.trunk if isinstance(m, torch.nn.Linear)]
+    for i, layer in enumerate(linears):
+        arrays[f"hidden_w{i}"] = layer.weight.detach().numpy().T
+        arrays[f"hidden_b{i}"] = layer.bias.detach().numpy()
+    arrays["policy_w"] = model.policy.weight.detach().numpy().T
+    arrays["policy_b"] = model.policy.bias.detach().numpy()
+    arrays["value_w"] = model.value.weight.detach().numpy().T * SCORE_SCALE  # in points
+    arrays["value_b"] = model.value.bias.detach().numpy() * SCORE_SCALE
+    return arrays
+
+
+def check_arrays(torch: Any, model: Any, data: dict[str, np.ndarray]) -> dict[str, Any]:
+    """:data:`CHECK_ROWS` rows of ``data`` (``x``, ``mask``) drawn by a fixed generator, with
+    what ``model`` makes of them: kept in an exported file, whose NumPy network must give the
+    same (:meth:`~rummy21.env.network.Network.check_problem`)."""
+    rng = np.random.default_rng(0)
+    rows = np.sort(rng.choice(len(data["x"]), size=min(CHECK_ROWS, len(data["x"])), replace=False))
+    check_x = data["x"][rows].astype(np.float32)
+    with torch.no_grad():
+        logits, values = model(torch.from_numpy(check_x))
+    return {
+        "check_x": check_x,
+        "check_mask": data["mask"][rows].astype(np.float32),
+        "check_policy": logits.numpy(),
+        "check_value": values.numpy() * SCORE_SCALE,
+    }
 
 
 def export(
@@ -246,15 +278,7 @@ def export(
     model = build_model(run)
     state = torch.load(out / "checkpoint.pt", weights_only=False)
     model.load_state_dict(state["model"])
-    arrays: dict[str, Any] = {}
-    linears = [m for m in model.trunk if isinstance(m, torch.nn.Linear)]
-    for i, layer in enumerate(linears):
-        arrays[f"hidden_w{i}"] = layer.weight.detach().numpy().T
-        arrays[f"hidden_b{i}"] = layer.bias.detach().numpy()
-    arrays["policy_w"] = model.policy.weight.detach().numpy().T
-    arrays["policy_b"] = model.policy.bias.detach().numpy()
-    arrays["value_w"] = model.value.weight.detach().numpy().T * SCORE_SCALE  # in points
-    arrays["value_b"] = model.value.bias.detach().numpy() * SCORE_SCALE
+    arrays = model_arrays(torch, model)
     last = state["curve"][-1] if state["curve"] else {}
     meta: dict[str, Any] = {
         "head": head,
@@ -275,16 +299,7 @@ def export(
         meta["race"] = {**RACE, **(race or {})}
     # A fixed set of inputs and what PyTorch makes of them, kept in the file: the network the
     # bot plays must give the same outputs (tests/test_bot_learned.py, and below).
-    rng = np.random.default_rng(0)
-    data = load_shards(Path(settings["shards"]))
-    rows = np.sort(rng.choice(len(data["x"]), size=min(CHECK_ROWS, len(data["x"])), replace=False))
-    check_x = data["x"][rows].astype(np.float32)
-    with torch.no_grad():
-        logits, values = model(torch.from_numpy(check_x))
-    arrays["check_x"] = check_x
-    arrays["check_mask"] = data["mask"][rows].astype(np.float32)
-    arrays["check_policy"] = logits.numpy()
-    arrays["check_value"] = values.numpy() * SCORE_SCALE
+    arrays.update(check_arrays(torch, model, load_shards(Path(settings["shards"]))))
     network.parent.mkdir(parents=True, exist_ok=True)
     save_network(network, arrays, meta)
     written = load_network(network)
