@@ -209,7 +209,7 @@ def test_with_drop_value_a_rule_drop_is_made_only_if_playing_on_is_worth_less(
     drops = 0
     for seed in range(40):
         table = Table(players=4, seed=seed)
-        view, legal = table.view(table.turn), table.legal_actions()
+        view, legal = table.view(_turn(table)), table.legal_actions()
         if rule.choose(view, legal) == Drop():
             drops += 1
             assert hopeless.choose(view, legal) == Drop()
@@ -217,3 +217,9 @@ def test_with_drop_value_a_rule_drop_is_made_only_if_playing_on_is_worth_less(
         else:  # the value is asked only where the drop rule drops
             assert hopeful.choose(view, legal) != Drop() and hopeless.choose(view, legal) != Drop()
     assert drops > 0
+
+
+def _turn(table: Table) -> int:
+    seat = table.turn
+    assert seat is not None
+    return seat

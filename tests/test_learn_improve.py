@@ -38,7 +38,7 @@ def test_the_explorer_plays_the_bots_moves_and_records_only_the_networks_choices
 def _play(table: Table, bot: LearnedBot, explorer: Explorer) -> int:
     asked = 0
     while not table.over and table.turns < 200:
-        view, legal = table.view(table.turn), table.legal_actions()
+        view, legal = table.view(_turn(table)), table.legal_actions()
         before = len(explorer.rows)
         move = explorer.choose(view, legal)
         assert move == bot.choose(view, legal)  # no exploring: the bot's own move
@@ -59,7 +59,7 @@ def test_asked_about_drops_the_explorer_still_plays_the_bots_moves_and_records_t
     drops = 0
     for seed in range(40):
         table = Table(players=4, seed=seed)
-        view, legal = table.view(table.turn), table.legal_actions()
+        view, legal = table.view(_turn(table)), table.legal_actions()
         move = explorer.choose(view, legal)
         assert move == bot.choose(view, legal)
         if move == Drop():
@@ -130,3 +130,9 @@ def test_the_cli_refuses_bad_settings(tmp_path: Path) -> None:
         app, ["learn", "improve", str(tmp_path), "--start", str(tmp_path / "none.npz")]
     )
     assert result.exit_code == 2 and "none.npz" in result.output
+
+
+def _turn(table: Table) -> int:
+    seat = table.turn
+    assert seat is not None
+    return seat

@@ -54,7 +54,7 @@ from rummy21.game import Table
 from rummy21.game.actions import Action, Drop
 from rummy21.game.view import View
 from rummy21.learn.fitting import torch_module, write_curve
-from rummy21.learn.teacher import in_processes, load_shards
+from rummy21.learn.teacher import in_processes, load_shards, write_shard
 from rummy21.learn.train import (
     SCORE_SCALE,
     TrainRun,
@@ -211,11 +211,7 @@ def play_shard(job: tuple[ImproveRun, str, int, int]) -> dict[str, float]:
         "moves": np.asarray([sum(rows.get("moves", []))], dtype=np.int64),
         "seconds": np.asarray([time.perf_counter() - started]),
     }
-    file = out / f"round-{round_number}" / f"shard-{shard:05d}.npz"
-    part = file.with_suffix(".part")
-    with part.open("wb") as sink:
-        np.savez_compressed(sink, **arrays)  # type: ignore[arg-type]
-    part.replace(file)  # a shard is there whole or not at all
+    write_shard(out / f"round-{round_number}" / f"shard-{shard:05d}.npz", arrays)
     return {"rows": len(arrays["played"])}
 
 

@@ -152,12 +152,16 @@ def play_shard(run: TeacherRun, shard: int, out: Path) -> int:
         "reach_y": np.asarray(rows.get("reach_y", []), dtype=np.int8),
         "reach_deal": np.asarray(rows.get("reach_deal", []), dtype=np.int32),
     }
-    file = out / f"shard-{shard:05d}.npz"
+    write_shard(out / f"shard-{shard:05d}.npz", arrays)
+    return len(arrays["teacher"])
+
+
+def write_shard(file: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write ``arrays`` as the shard ``file``: there whole or not at all."""
     part = file.with_suffix(".part")
     with part.open("wb") as sink:
         np.savez_compressed(sink, **arrays)  # type: ignore[arg-type]
-    part.replace(file)  # a shard is there whole or not at all
-    return len(arrays["teacher"])
+    part.replace(file)
 
 
 def _shard_job(job: tuple[TeacherRun, int, str]) -> tuple[int, int]:
