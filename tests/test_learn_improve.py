@@ -86,7 +86,7 @@ def test_a_rounds_deals_are_a_pure_function_of_the_run(tmp_path: Path) -> None:
 
 def test_rounds_resume_to_the_same_files_and_play_their_value_head(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
-    from rummy21.learn.improve import _torch_from_network
+    from rummy21.learn.train import model_from_network
 
     curve = improve(RUN, tmp_path / "one", jobs=2)
     assert [p["round"] for p in curve] == [1, 2]
@@ -113,7 +113,7 @@ def test_rounds_resume_to_the_same_files_and_play_their_value_head(tmp_path: Pat
     meta = bot.network.meta["improved"]
     assert meta["round"] == 2 and json.dumps(meta)
     # The NumPy network gives what the fitted PyTorch one gives.
-    model, _ = _torch_from_network(torch, tmp_path / "one" / "round-2.npz")
+    model = model_from_network(torch, tmp_path / "one" / "round-2.npz")
     data = load_shards(tmp_path / "one" / "round-2")
     with torch.no_grad():
         _, values = model(torch.from_numpy(data["x"].astype(np.float32)))

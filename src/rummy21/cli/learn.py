@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from rummy21.bots import check_bot_name
 from rummy21.cli import app, fail
+from rummy21.ruleset import CLASSIC
 
 learn = typer.Typer(
     no_args_is_help=True, help="Train the learned bot: teach, train, reach, improve, export."
@@ -33,6 +34,15 @@ def _sizes(text: str, what: str) -> tuple[int, ...]:
         sizes = ()
     if not sizes or min(sizes) < 1:
         fail(f"{what} is a comma-separated list of whole numbers, not {text!r}")
+    return sizes
+
+
+def _table_sizes(text: str) -> tuple[int, ...]:
+    """The table sizes of ``--players``: the recipe deals by the classic rules."""
+    low, high = CLASSIC.min_players, CLASSIC.max_players
+    sizes = _sizes(text, "--players")
+    if not all(low <= n <= high for n in sizes):
+        fail(f"--players takes table sizes from {low} to {high}, not {text!r}")
     return sizes
 
 
@@ -58,9 +68,7 @@ def teach_command(
         check_bot_name(teacher)
     except ValueError as error:
         fail(str(error))
-    sizes = _sizes(players, "--players")
-    if not all(2 <= n <= 6 for n in sizes):
-        fail(f"--players takes table sizes from 2 to 6, not {players!r}")
+    sizes = _table_sizes(players)
     run = TeacherRun(teacher, sizes, deals, deals_per_shard, seed, explore, reach=reach)
     columns = (TextColumn("teaching"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
@@ -183,9 +191,7 @@ def improve_command(
     """Stage 3: Deep Monte-Carlo self-play against a league; each round a network file."""
     from rummy21.learn.improve import ImproveRun, improve
 
-    sizes = _sizes(players, "--players")
-    if not all(2 <= n <= 6 for n in sizes):
-        fail(f"--players takes table sizes from 2 to 6, not {players!r}")
+    sizes = _table_sizes(players)
     run = ImproveRun(
         str(start or ""),
         rounds,

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from rummy21.bots import make_bot
 from rummy21.charts import line_chart
@@ -53,14 +54,13 @@ from rummy21.env.network import Array, load_network, save_network
 from rummy21.game import Table
 from rummy21.game.actions import Action, Drop
 from rummy21.game.view import View
-from rummy21.learn.fitting import torch_module, write_curve
+from rummy21.learn.fitting import check_fit, torch_module, write_curve
 from rummy21.learn.teacher import in_processes, load_shards, write_shard
 from rummy21.learn.train import (
     SCORE_SCALE,
-    TrainRun,
-    build_model,
     check_arrays,
     model_arrays,
+    model_from_network,
     suit_naming,
 )
 from rummy21.tournament.play import shoe_dealer, shoe_seed
@@ -116,7 +116,7 @@ class Explorer:
         self.bot, self.explore, self.rng, self.seat = bot, explore, rng, seat
         self.explore_drop = explore_drop
         self.name = bot.name
-        self.rows: list[tuple[Array, bytes, int, int]] = []
+        self.rows: list[tuple[Array, npt.NDArray[np.bool_], int, int]] = []
 
     def choose(self, view: View, legal_actions: Sequence[Action]) -> Action:
         options = self.bot.options(view, legal_actions, ask_drops=self.explore_drop is not None)
@@ -130,7 +130,7 @@ class Explorer:
             played = self.rng.choice(options)
         else:
             played = self.bot.settle(view, options, x)
-        self.rows.append((x, bytes(mask_of(options)), index_of(played), self.seat))
+        self.rows.append((x, mask_of(options).astype(bool), index_of(played), self.seat))
         return played
 
 
@@ -182,7 +182,7 @@ def _deal_rows(run: ImproveRun, out: Path, round_number: int, number: int) -> di
         if isinstance(bot, Explorer):
             for x, mask, played, seat in bot.rows:
                 rows.setdefault("x", []).append(x)
-                rows.setdefault("mask", []).append(np.frombuffer(mask, dtype=np.uint8))
+                rows.setdefault("mask", []).append(mask)
                 rows.setdefault("played", []).append(played)
                 rows.setdefault("score", []).append(float(scores[seat]))
                 rows.setdefault("deal", []).append(deal)
@@ -215,37 +215,17 @@ def play_shard(job: tuple[ImproveRun, str, int, int]) -> dict[str, float]:
     return {"rows": len(arrays["played"])}
 
 
-def _torch_from_network(torch: Any, path: Path) -> tuple[Any, TrainRun]:
-    """The PyTorch module holding the layers of the network file ``path``."""
-    net = load_network(path)
-    run = TrainRun(hidden=tuple(int(w.shape[1]) for w, _ in net.hidden))
-    model = build_model(run)
-    linears = [m for m in model.trunk if isinstance(m, torch.nn.Linear)]
-    with torch.no_grad():
-        for layer, (w, b) in zip(linears, net.hidden, strict=True):
-            layer.weight.copy_(torch.from_numpy(w.T.copy()))
-            layer.bias.copy_(torch.from_numpy(b))
-        model.policy.weight.copy_(torch.from_numpy(net.policy[0].T.copy()))
-        model.policy.bias.copy_(torch.from_numpy(net.policy[1]))
-        model.value.weight.copy_(torch.from_numpy(net.value[0].T / SCORE_SCALE))
-        model.value.bias.copy_(torch.from_numpy(net.value[1] / SCORE_SCALE))
-    return model, run
-
-
 def fit_round(run: ImproveRun, out: Path, round_number: int) -> dict[str, float]:
     """Fit round ``round_number``'s network on the rows of its window and export it."""
     torch = torch_module()
-    torch.manual_seed(run.seed + round_number)
     first = max(1, round_number - run.window + 1)
-    parts = [load_shards(out / f"round-{k}") for k in range(first, round_number + 1)]
-    data = {
-        key: np.concatenate([p[key] for p in parts])
-        for key in ("x", "mask", "played", "score", "deal")
-    }
+    keys = ("x", "mask", "played", "score", "deal")
+    parts = [load_shards(out / f"round-{k}", keys) for k in range(first, round_number + 1)]
+    data = {key: np.concatenate([p[key] for p in parts]) for key in keys}
     held = data["deal"] % run.holdout == 0
     train_rows, held_rows = np.flatnonzero(~held), np.flatnonzero(held)
     start = _network_file(out, round_number - 1)
-    model, _ = _torch_from_network(torch, start)
+    model = model_from_network(torch, start)
     optimizer = torch.optim.Adam(model.parameters(), lr=run.learning_rate)
     x_all = torch.from_numpy(data["x"].astype(np.float32))
     played_all = torch.from_numpy(data["played"].astype(np.int64))
@@ -332,15 +312,9 @@ def improve(
 ) -> list[dict[str, float]]:
     """Run every round still missing in ``out`` on ``jobs`` processes; the curve, a line a
     round. ``progress(round, shards done, shards in all)`` after each shard."""
-    out.mkdir(parents=True, exist_ok=True)
-    spec = out / "improve.json"
-    if spec.exists():
-        if not resume:
-            raise ValueError(f"{out} holds a self-play run already; resume it with --resume")
-        if json.loads(spec.read_text()) != _settings(run):
-            raise ValueError(f"{out} holds a self-play run with other settings: {spec.read_text()}")
-    else:
-        spec.write_text(json.dumps(_settings(run), indent=1) + "\n")
+    settings = _settings(run)
+    spec = check_fit(out, "improve.json", settings, resume, "a self-play run")
+    spec.write_text(json.dumps(settings, indent=1) + "\n")
     start = _network_file(out, 0)
     if not start.exists():
         source = Path(run.start) if run.start else shipped_network()
@@ -366,7 +340,7 @@ def improve(
 
 
 def _round_point(folder: Path, k: int, fit: dict[str, float]) -> dict[str, float]:
-    data = load_shards(folder)
+    data = load_shards(folder, ("played", "vs_expert", "moves", "seconds"))
     vs_expert = data["vs_expert"]
     return {
         "round": k,

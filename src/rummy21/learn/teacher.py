@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -50,6 +50,7 @@ from rummy21.env.reach import FAR
 from rummy21.game import Table
 from rummy21.game.actions import Action, Declare, Drop
 from rummy21.game.view import Phase, View
+from rummy21.learn.fitting import check_fit
 from rummy21.tournament.play import shoe_dealer, shoe_seed
 
 T = TypeVar("T")
@@ -171,17 +172,9 @@ def _shard_job(job: tuple[TeacherRun, int, str]) -> tuple[int, int]:
 
 def open_run(run: TeacherRun, out: Path, resume: bool) -> list[int]:
     """Make (or, resuming, check) the run's folder; the shards still to play."""
-    out.mkdir(parents=True, exist_ok=True)
-    spec = out / "run.json"
-    settings = asdict(run)
-    settings["players"] = list(run.players)
-    if spec.exists():
-        if not resume:
-            raise ValueError(f"{out} holds a teacher run already; resume it with --resume")
-        if json.loads(spec.read_text()) != settings:
-            raise ValueError(f"{out} holds a teacher run with other settings: {spec.read_text()}")
-    else:
-        spec.write_text(json.dumps(settings, indent=1) + "\n")
+    settings = {**asdict(run), "players": list(run.players)}
+    spec = check_fit(out, "run.json", settings, resume, "a teacher run")
+    spec.write_text(json.dumps(settings, indent=1) + "\n")
     return [s for s in range(run.shards) if not (out / f"shard-{s:05d}.npz").exists()]
 
 
@@ -220,14 +213,15 @@ def in_processes(job: Callable[[T], R], inputs: list[T], jobs: int) -> Iterator[
         pool.shutdown(cancel_futures=True)
 
 
-def load_shards(folder: Path) -> dict[str, np.ndarray]:
-    """Every shard of ``folder`` joined, in shard order."""
+def load_shards(folder: Path, keys: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+    """Every shard of ``folder`` joined, in shard order: its arrays, or only ``keys`` (the
+    others are not read)."""
     files = sorted(folder.glob("shard-*.npz"))
     if not files:
         raise ValueError(f"no teacher shards in {folder}")
     parts: dict[str, list[np.ndarray]] = {}
     for file in files:
         with np.load(file) as shard:
-            for key in shard.files:
+            for key in shard.files if keys is None else keys:
                 parts.setdefault(key, []).append(shard[key])
     return {k: np.concatenate(v) for k, v in parts.items()}

@@ -236,6 +236,23 @@ def model_arrays(torch: Any, model: Any) -> dict[str, Any]:
     return arrays
 
 
+def model_from_network(torch: Any, path: Path) -> Any:
+    """A :func:`build_model` module holding the layers of the network file ``path``: the
+    inverse of :func:`model_arrays`, for a fit that goes on from an exported file."""
+    net = load_network(path)
+    model = build_model(TrainRun(hidden=tuple(int(w.shape[1]) for w, _ in net.hidden)))
+    linears = [m for m in model.trunk if isinstance(m, torch.nn.Linear)]
+    with torch.no_grad():
+        for layer, (w, b) in zip(linears, net.hidden, strict=True):
+            layer.weight.copy_(torch.from_numpy(w.T.copy()))
+            layer.bias.copy_(torch.from_numpy(b))
+        model.policy.weight.copy_(torch.from_numpy(net.policy[0].T.copy()))
+        model.policy.bias.copy_(torch.from_numpy(net.policy[1]))
+        model.value.weight.copy_(torch.from_numpy(net.value[0].T / SCORE_SCALE))
+        model.value.bias.copy_(torch.from_numpy(net.value[1] / SCORE_SCALE))
+    return model
+
+
 def check_arrays(torch: Any, model: Any, data: dict[str, np.ndarray]) -> dict[str, Any]:
     """:data:`CHECK_ROWS` rows of ``data`` (``x``, ``mask``) drawn by a fixed generator, with
     what ``model`` makes of them: kept in an exported file, whose NumPy network must give the
