@@ -14,7 +14,6 @@ from browser.kit import (
     Pointer,
     Server,
     box_center,
-    group_ids,
     groups_count,
     settled,
 )
@@ -178,18 +177,18 @@ def test_a_card_held_at_the_edge_scrolls_the_hand_with_the_mouse_and_a_finger(
         page.evaluate(STILL)  # (where the scrolling stops: the box does not move any more)
         pointer.move(*box_center(target), steps=6).lift()
         # (a condition, not a moment: on a loaded machine the new group is drawn before the
-        # card is in it)
-        page.wait_for_function(
+        # card is in it; and the groups are read once, when it holds — a second read could
+        # fall inside the next redraw of the hand, which the bot's move starts)
+        shown = page.wait_for_function(
             """([n, id]) => {
               const gs = [...document.querySelectorAll('#hand .group:not(.loose)')]
                 .map(g => [...g.querySelectorAll('.card')].map(c => c.dataset.id))
                 .filter(ids => ids.length);
               return gs.length > n && gs[gs.length - 1].length === 1
-                && gs[gs.length - 1][0] === id; }""",
+                && gs[gs.length - 1][0] === id && gs; }""",
             arg=[before, held],
-        )
-        shown = [ids for ids in group_ids(page) if ids]  # (the empty drop target aside)
-        assert shown[-1] == [held], (name, group_ids(page))
+        ).json_value()  # (the empty drop target aside)
+        assert shown[-1] == [held], (name, shown)
         assert page.locator(".drag-ghost").count() == 0
         player.shot(f"edge-scroll-{name}")
         assert not player.errors
